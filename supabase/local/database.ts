@@ -1,0 +1,129 @@
+import { readFile, readdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp'
+import pg from 'pg'
+
+/** The few calls the local server and the tests need, over PGlite or a real PostgreSQL alike. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
+  /** Runs one or more statements without parameters. */
+  exec(text: string): Promise<void>
+}
+
+export interface Database extends Sql {
+  readonly kind: 'pglite' | 'postgres'
+  /** Runs fn in one transaction on one connection; rolls back if fn throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /** Subscribes to NOTIFY on a channel; resolves to the function that unsubscribes. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+const supabaseDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const paths = {
+  bootstrap: path.join(supabaseDir, 'local', 'bootstrap.sql'),
+  migrations: path.join(supabaseDir, 'migrations'),
+  seed: path.join(supabaseDir, 'seed.sql'),
+}
+
+const pgliteExtensions = { pgcrypto, uuid_ossp }
+
+export interface PgliteDatabase extends Database {
+  /** A copy of the data directory from which another PGlite starts in about a second. */
+  dump(): Promise<Blob>
+}
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<PgliteDatabase> {
+  const db = new PGlite({ ...options, extensions: pgliteExtensions })
+  await db.waitReady
+  return {
+    kind: 'pglite',
+    dump: () => db.dumpDataDir('none'),
+    query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
+    exec: async (text) => {
+      await db.exec(text)
+    },
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          query: async (text, params) => ({ rows: (await tx.query(text, params)).rows as never[] }),
+          exec: async (text) => {
+            await tx.exec(text)
+          },
+        }),
+      ),
+    listen: async (channel, onPayload) => {
+      const stop = await db.listen(channel, onPayload)
+      return () => stop()
+    },
+    close: () => db.close(),
+  }
+}
+
+export function openPostgres(connectionString: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString, max })
+  const wrap = (client: pg.PoolClient | pg.Pool): Sql => ({
+    query: async (text, params) => ({ rows: (await client.query(text, params as unknown[])).rows }),
+    exec: async (text) => {
+      await client.query(text)
+    },
+  })
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    transaction: async (fn) => {
+      const client = await pool.connect()
+      try {
+        await client.query('begin')
+        const result = await fn(wrap(client))
+        await client.query('commit')
+        return result
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined)
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    listen: async (channel, onPayload) => {
+      // LISTEN holds its connection for as long as the subscription lives.
+      const client = await pool.connect()
+      const onNotification = (message: pg.Notification) => {
+        if (message.channel === channel) onPayload(message.payload ?? '')
+      }
+      client.on('notification', onNotification)
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`)
+      return async () => {
+        client.off('notification', onNotification)
+        await client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined)
+        client.release()
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+export async function migrationFiles(): Promise<string[]> {
+  const names = (await readdir(paths.migrations)).filter((name) => name.endsWith('.sql')).sort()
+  return names.map((name) => path.join(paths.migrations, name))
+}
+
+/**
+ * Applies the platform bootstrap, every migration in order and, unless told not to, the seed.
+ * Each file runs in its own transaction so that a failure names the file and leaves nothing half applied.
+ */
+export async function prepareDatabase(db: Database, options: { seed?: boolean } = {}): Promise<void> {
+  const files = [paths.bootstrap, ...(await migrationFiles())]
+  if (options.seed !== false) files.push(paths.seed)
+  for (const file of files) {
+    const sql = await readFile(file, 'utf8')
+    try {
+      await db.transaction((tx) => tx.exec(sql))
+    } catch (error) {
+      throw new Error(`${path.relative(process.cwd(), file)}: ${(error as Error).message}`, { cause: error })
+    }
+  }
+}

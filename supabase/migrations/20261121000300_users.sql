@@ -1,0 +1,157 @@
+-- The directory of people, the role predicates every policy uses, and who may read the audit trail.
+
+create table public.users (
+  id uuid primary key default gen_random_uuid(),
+  email text not null,
+  first_name text not null,
+  last_name text not null,
+  role public.user_role not null default 'user',
+  position text,
+  department text,
+  manager_id uuid references public.users (id) on update cascade on delete set null,
+  last_login timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint users_email_format check (email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
+  constraint users_email_length check (char_length(email) <= 254),
+  constraint users_first_name_present check (char_length(btrim(first_name)) between 1 and 100),
+  constraint users_last_name_present check (char_length(btrim(last_name)) between 1 and 100),
+  constraint users_not_own_manager check (manager_id is distinct from id)
+);
+alter table public.users enable row level security;
+
+create unique index users_email_lower_key on public.users (lower(email));
+create index users_manager_id_idx on public.users (manager_id);
+create index users_role_idx on public.users (role);
+create index users_last_name_idx on public.users (last_name, first_name);
+
+create trigger users_set_updated_at
+  before update on public.users
+  for each row execute function private.set_updated_at();
+
+create trigger users_audit
+  after insert or update or delete on public.users
+  for each row execute function private.audit_row_change();
+
+-- Role predicates. Security definer so that a policy on users can ask about the caller without
+-- recursing into its own policy; stable so that a policy wrapped in (select …) evaluates them once.
+create function private.current_role() returns public.user_role
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.role from public.users u where u.id = auth.uid()
+$$;
+
+create function private.is_admin() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(private.current_role() in ('admin', 'rssi'), false)
+$$;
+
+create function private.is_rssi() returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce(private.current_role() = 'rssi', false)
+$$;
+
+-- The people whose manager is the caller.
+create function private.my_reports() returns setof uuid
+language sql stable security definer
+set search_path = ''
+as $$
+  select u.id from public.users u where u.manager_id = auth.uid()
+$$;
+
+grant execute on function private.current_role(), private.is_admin(), private.is_rssi(), private.my_reports()
+  to authenticated, service_role;
+
+-- A person may change only their own last_login; administrators may change the rest, but not their own
+-- role (nobody grants themselves the audit trail). The id changes only through update_user_id.
+create function private.guard_user_update() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  -- update_user_id's relink cascades through this table (the reports' manager_id) and is checked there.
+  if current_setting('recertif.relinking_user', true) = 'on' then
+    return new;
+  end if;
+  if new.id is distinct from old.id then
+    raise exception 'L''identifiant d''un utilisateur ne peut pas être modifié.' using errcode = '42501';
+  end if;
+
+  if auth.uid() is null then
+    return new;
+  end if;
+
+  if not private.is_admin() then
+    if (to_jsonb(new) - 'last_login' - 'updated_at' - 'id') is distinct from (to_jsonb(old) - 'last_login' - 'updated_at' - 'id') then
+      raise exception 'Vous ne pouvez modifier que votre date de dernière connexion.' using errcode = '42501';
+    end if;
+  elsif old.id = auth.uid() and new.role is distinct from old.role then
+    raise exception 'Vous ne pouvez pas modifier votre propre rôle.' using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+
+create trigger users_guard_update
+  before update on public.users
+  for each row execute function private.guard_user_update();
+
+create function private.guard_user_delete() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.id = auth.uid() then
+    raise exception 'Vous ne pouvez pas supprimer votre propre compte.' using errcode = '42501';
+  end if;
+  return old;
+end;
+$$;
+
+create trigger users_guard_delete
+  before delete on public.users
+  for each row execute function private.guard_user_delete();
+
+-- Policies (ARCHITECTURE §5): the directory is readable by every signed-in user. A person may create
+-- their own profile once, at first sign-in, as a plain user bearing their auth id and e-mail.
+create policy users_select on public.users
+  for select to authenticated
+  using (true);
+
+create policy users_insert on public.users
+  for insert to authenticated
+  with check (
+    (select private.is_admin())
+    or (
+      id = (select auth.uid())
+      and lower(email) = lower((select auth.email()))
+      and role = 'user'
+      and manager_id is null
+      and position is null
+      and department is null
+    )
+  );
+
+create policy users_update on public.users
+  for update to authenticated
+  using ((select private.is_admin()) or id = (select auth.uid()))
+  with check ((select private.is_admin()) or id = (select auth.uid()));
+
+create policy users_delete on public.users
+  for delete to authenticated
+  using ((select private.is_admin()));
+
+revoke all on public.users from anon, authenticated, service_role;
+grant select, insert, delete on public.users to authenticated;
+grant update (email, first_name, last_name, role, position, department, manager_id, last_login, updated_at) on public.users to authenticated;
+grant select, insert, update, delete on public.users to service_role;
+
+-- The audit trail is the security officer's.
+create policy audit_logs_select on public.audit_logs
+  for select to authenticated
+  using ((select private.is_rssi()));
