@@ -112,18 +112,40 @@ export async function migrationFiles(): Promise<string[]> {
 }
 
 /**
- * Applies the platform bootstrap, every migration in order and, unless told not to, the seed.
- * Each file runs in its own transaction so that a failure names the file and leaves nothing half applied.
+ * Brings a database up to date: the platform bootstrap (idempotent), then every migration not yet recorded in
+ * supabase_migrations.schema_migrations (as the Supabase CLI records them), then, on a database that had none
+ * applied before and unless told not to, the seed. Each file runs in its own transaction so that a failure
+ * names the file and leaves nothing half applied. Returns the versions applied.
  */
-export async function prepareDatabase(db: Database, options: { seed?: boolean } = {}): Promise<void> {
-  const files = [paths.bootstrap, ...(await migrationFiles())]
-  if (options.seed !== false) files.push(paths.seed)
-  for (const file of files) {
-    const sql = await readFile(file, 'utf8')
-    try {
-      await db.transaction((tx) => tx.exec(sql))
-    } catch (error) {
-      throw new Error(`${path.relative(process.cwd(), file)}: ${(error as Error).message}`, { cause: error })
-    }
+export async function prepareDatabase(db: Database, options: { seed?: boolean } = {}): Promise<string[]> {
+  await runFile(db, paths.bootstrap, async (tx) => {
+    await tx.exec(`create schema if not exists supabase_migrations;
+      create table if not exists supabase_migrations.schema_migrations (version text primary key, name text, applied_at timestamptz not null default now())`)
+  })
+  const { rows } = await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')
+  const applied = new Set(rows.map((row) => row.version))
+  const fresh = applied.size === 0
+  const done: string[] = []
+  for (const file of await migrationFiles()) {
+    const [version = '', ...rest] = path.basename(file, '.sql').split('_')
+    if (applied.has(version)) continue
+    await runFile(db, file, (tx) =>
+      tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, rest.join('_')]).then(() => undefined),
+    )
+    done.push(version)
+  }
+  if (fresh && options.seed !== false) await runFile(db, paths.seed)
+  return done
+}
+
+async function runFile(db: Database, file: string, after?: (tx: Sql) => Promise<void>): Promise<void> {
+  const sql = await readFile(file, 'utf8')
+  try {
+    await db.transaction(async (tx) => {
+      await tx.exec(sql)
+      await after?.(tx)
+    })
+  } catch (error) {
+    throw new Error(`${path.relative(process.cwd(), file)}: ${(error as Error).message}`, { cause: error })
   }
 }

@@ -1,0 +1,125 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Database } from './database'
+import { HttpError, header, sendJson, send } from './http'
+import { corsHeaders, preflightHeaders } from './cors'
+import { DEV_ANON_KEY, DEV_JWT_SECRET, DEV_SERVICE_ROLE_KEY } from './keys'
+import { createRestHandler } from './rest/handler'
+import { createAuthHandler } from './auth/handler'
+import { startRealtime } from './realtime/server'
+
+export interface ServerConfig {
+  jwtSecret: string
+  anonKey: string
+  serviceRoleKey: string
+  /** The app's origin: where OAuth and e-mail links send people back by default. */
+  siteUrl: string
+  /** Supabase's max_rows: every read is silently capped here. */
+  maxRows: number
+  /** Lifetime of an access token, in seconds. */
+  jwtExpirySeconds: number
+}
+
+export const defaultConfig: ServerConfig = {
+  jwtSecret: DEV_JWT_SECRET,
+  anonKey: DEV_ANON_KEY,
+  serviceRoleKey: DEV_SERVICE_ROLE_KEY,
+  siteUrl: 'http://127.0.0.1:5173',
+  maxRows: 1000,
+  jwtExpirySeconds: 3600,
+}
+
+/** What every API module is built from. */
+export interface ApiContext {
+  db: Database
+  config: ServerConfig
+}
+
+/** Handles one request under its API's prefix; `path` is what follows the prefix (for example "/users"). */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, route: { url: URL; path: string }) => Promise<void>
+
+export interface LocalServer {
+  /** The API URL clients use, for example http://127.0.0.1:54321. */
+  url: string
+  port: number
+  config: ServerConfig
+  close(): Promise<void>
+}
+
+// Endpoints a browser reaches by navigation, without the apikey header (as Supabase's gateway allows).
+const OPEN_AUTH_PATHS = new Set(['/authorize', '/callback', '/verify', '/health', '/settings'])
+
+export async function startLocalServer(options: {
+  db: Database
+  port?: number
+  host?: string
+  config?: Partial<ServerConfig>
+}): Promise<LocalServer> {
+  const config: ServerConfig = { ...defaultConfig, ...options.config }
+  const context: ApiContext = { db: options.db, config }
+  const rest = await createRestHandler(context)
+  const auth = createAuthHandler(context)
+  const apis: Array<{ prefix: string; handler: RouteHandler; open?: Set<string> }> = [
+    { prefix: '/rest/v1', handler: rest },
+    { prefix: '/auth/v1', handler: auth, open: OPEN_AUTH_PATHS },
+  ]
+
+  const server = http.createServer((req, res) => {
+    void route(req, res).catch((error: unknown) => writeError(req, res, error))
+  })
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (req.method === 'OPTIONS') {
+      send(res, 200, '', preflightHeaders(req))
+      return
+    }
+    for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value)
+    const api = apis.find(({ prefix }) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))
+    if (!api) throw new HttpError(404, { message: 'no Route matched with those values' })
+    const path = url.pathname.slice(api.prefix.length) || '/'
+    if (!api.open?.has(path)) checkApiKey(req, url, config)
+    await api.handler(req, res, { url, path })
+  }
+
+  const realtime = await startRealtime(context, server)
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 54321, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    close: async () => {
+      await realtime.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** Supabase's gateway admits a request only with one of the project's keys, as header or query parameter. */
+function checkApiKey(req: IncomingMessage, url: URL, config: ServerConfig): void {
+  const key = header(req, 'apikey') ?? url.searchParams.get('apikey')
+  if (!key) {
+    throw new HttpError(401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' })
+  }
+  if (key !== config.anonKey && key !== config.serviceRoleKey) {
+    throw new HttpError(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' })
+  }
+}
+
+function writeError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (error instanceof HttpError) {
+    sendJson(res, error.status, error.body, { ...corsHeaders(req), ...error.headers })
+    return
+  }
+  console.error(`[local server] ${req.method} ${req.url}:`, error)
+  sendJson(res, 500, { code: 'XX000', message: 'Internal server error', details: null, hint: null }, corsHeaders(req))
+}

@@ -1,0 +1,35 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import type { Database } from '../../../supabase/local/database'
+import { startLocalServer, type LocalServer } from '../../../supabase/local/server'
+import { freshDatabase } from '../../support/database'
+
+export const DEMO_PASSWORD = 'Demo1234!'
+
+export interface TestBackend {
+  server: LocalServer
+  db: Database
+  url: string
+  /** A supabase-js client with the anon key that keeps its session in memory only. */
+  client(): SupabaseClient
+  /** A client with the service_role key. */
+  serviceClient(): SupabaseClient
+  close(): Promise<void>
+}
+
+/** The real local server on a random port, over this test file's own copy of the seeded database. */
+export async function startTestBackend(): Promise<TestBackend> {
+  const db = await freshDatabase()
+  const server = await startLocalServer({ db, port: 0 })
+  const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }
+  return {
+    server,
+    db,
+    url: server.url,
+    client: () => createClient(server.url, server.config.anonKey, options),
+    serviceClient: () => createClient(server.url, server.config.serviceRoleKey, options),
+    close: async () => {
+      await server.close()
+      await db.close()
+    },
+  }
+}
