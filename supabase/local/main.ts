@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { rm, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { openPglite, openPostgres, prepareDatabase, type Database } from './database'
+import { openSeededPglite } from './template-cache'
 import { startLocalServer } from './server'
 
 const usage = `Usage: npm run backend -- [options]
@@ -78,7 +79,7 @@ async function openDatabase(dataDir: string | undefined, reset: boolean): Promis
     }
     return db
   }
-  if (!dataDir) return openPglite()
+  if (!dataDir) return openSeededPglite()
   const dir = path.resolve(dataDir)
   if (reset) await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })

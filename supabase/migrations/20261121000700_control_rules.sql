@@ -14,9 +14,13 @@ create table public.control_rules (
   constraint control_rules_description_length check (char_length(description) <= 2000),
   constraint control_rules_scope check (global = (application_id is null)),
   constraint control_rules_parameters_object check (jsonb_typeof(parameters) = 'object'),
+  -- case, not and/or: Postgres does not promise to short-circuit, and the cast must never see a non-number.
   constraint control_rules_inactivity_threshold check (
-    not parameters ? 'inactivity_threshold'
-    or (jsonb_typeof(parameters -> 'inactivity_threshold') = 'number' and (parameters ->> 'inactivity_threshold')::numeric > 0)
+    case
+      when not parameters ? 'inactivity_threshold' then true
+      when jsonb_typeof(parameters -> 'inactivity_threshold') = 'number' then (parameters ->> 'inactivity_threshold')::numeric > 0
+      else false
+    end
   )
 );
 alter table public.control_rules enable row level security;
