@@ -215,7 +215,14 @@ export type Database = {
       right_decisions: {
         Row: {
           id: string
-          right_id: string
+          right_id: string | null
+          holder_id: string
+          holder_email: string
+          holder_name: string
+          application_id: string
+          application_name: string
+          role_name: string
+          account_type: Database["public"]["Enums"]["account_type"]
           campaign_id: string | null
           stage: Database["public"]["Enums"]["review_stage"]
           decision: Database["public"]["Enums"]["review_decision"]
@@ -229,7 +236,14 @@ export type Database = {
         }
         Insert: {
           id?: string
-          right_id: string
+          right_id?: string | null
+          holder_id: string
+          holder_email: string
+          holder_name: string
+          application_id: string
+          application_name: string
+          role_name: string
+          account_type: Database["public"]["Enums"]["account_type"]
           campaign_id?: string | null
           stage: Database["public"]["Enums"]["review_stage"]
           decision: Database["public"]["Enums"]["review_decision"]
@@ -243,7 +257,14 @@ export type Database = {
         }
         Update: {
           id?: string
-          right_id?: string
+          right_id?: string | null
+          holder_id?: string
+          holder_email?: string
+          holder_name?: string
+          application_id?: string
+          application_name?: string
+          role_name?: string
+          account_type?: Database["public"]["Enums"]["account_type"]
           campaign_id?: string | null
           stage?: Database["public"]["Enums"]["review_stage"]
           decision?: Database["public"]["Enums"]["review_decision"]

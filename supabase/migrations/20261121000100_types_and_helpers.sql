@@ -1,7 +1,9 @@
 -- Types shared by every area, and the private schema that holds helpers the API must not expose.
 
--- Functions created from here on are not executable by everyone: each one is granted explicitly.
-alter default privileges in schema public revoke execute on functions from public;
+-- Functions created from here on are not executable by everyone: each one is granted explicitly. The
+-- built-in EXECUTE for PUBLIC can only be taken back globally (per-schema defaults only add to it), and
+-- Supabase's own defaults grant anon and authenticated in public, so both are revoked.
+alter default privileges revoke execute on functions from public;
 alter default privileges in schema public revoke execute on functions from anon, authenticated;
 
 create type public.user_role as enum ('user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra', 'admin', 'rssi');
@@ -28,7 +30,6 @@ create type public.review_decision as enum ('approved', 'refused');
 create schema private;
 revoke all on schema private from public;
 grant usage on schema private to authenticated, service_role;
-alter default privileges in schema private revoke execute on functions from public;
 
 create function private.set_updated_at() returns trigger
 language plpgsql

@@ -77,6 +77,10 @@ begin
 end;
 $$;
 
+-- Only the owner's triggers and functions append to the trail: no API role may call this to forge an entry,
+-- whatever the default privileges in force when the migration runs.
+revoke execute on function private.write_audit(text, text, text, jsonb) from public;
+
 -- Row trigger for every audited table: inserts keep the new row, deletes the old one, updates only the
 -- fields that changed (before and after). A function that writes a richer entry of its own (a review
 -- decision) sets recertif.audit_suppressed for its transaction so the same change is not logged twice.

@@ -44,6 +44,9 @@ as $$
   end
 $$;
 
+-- The guards below run as the caller, and name statuses in their messages.
+grant execute on function private.campaign_status_label(public.campaign_status) to authenticated, service_role;
+
 create function private.guard_campaign_insert() returns trigger
 language plpgsql
 set search_path = ''
@@ -68,7 +71,10 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if new.created_by is distinct from old.created_by and current_setting('recertif.relinking_user', true) is distinct from 'on' then
+  -- The creator never changes, except that the foreign key clears it once that person's profile is deleted.
+  if new.created_by is distinct from old.created_by
+     and current_setting('recertif.relinking_user', true) is distinct from 'on'
+     and not (new.created_by is null and not exists (select 1 from public.users u where u.id = old.created_by)) then
     raise exception 'Le créateur d''une campagne ne peut pas être modifié.' using errcode = '42501';
   end if;
 

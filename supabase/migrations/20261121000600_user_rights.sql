@@ -38,9 +38,18 @@ create trigger user_rights_audit
   after insert or update or delete on public.user_rights
   for each row execute function private.audit_row_change();
 
+-- A decision is evidence: it outlives the right, its holder and its application, so it keeps a copy of
+-- what was decided on, and right_id is cleared rather than the row deleted.
 create table public.right_decisions (
   id uuid primary key default gen_random_uuid(),
-  right_id uuid not null references public.user_rights (id) on delete cascade,
+  right_id uuid references public.user_rights (id) on delete set null,
+  holder_id uuid not null,
+  holder_email text not null,
+  holder_name text not null,
+  application_id uuid not null,
+  application_name text not null,
+  role_name text not null,
+  account_type public.account_type not null,
   campaign_id uuid references public.campaigns (id) on delete set null,
   stage public.review_stage not null,
   decision public.review_decision not null,
@@ -90,15 +99,35 @@ create policy user_rights_delete on public.user_rights
 
 revoke all on public.user_rights from anon, authenticated, service_role;
 grant select, insert, delete on public.user_rights to authenticated, service_role;
+-- What a right is cannot change once someone has decided on it: the decision would seem to cover another right.
+create function private.guard_right_relabel() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.status <> 'pending' and (new.role_name, new.account_type) is distinct from (old.role_name, old.account_type) then
+    raise exception 'Ce droit a déjà été revu : son rôle et son type de compte ne peuvent plus être modifiés.'
+      using errcode = '23514', hint = 'Importez-le comme un nouveau droit.';
+  end if;
+  return new;
+end;
+$$;
+
+create trigger user_rights_guard_relabel
+  before update of role_name, account_type on public.user_rights
+  for each row execute function private.guard_right_relabel();
+
 -- The descriptive columns only; status, validated_* , review_comment and campaign_id belong to the workflow.
 grant update (role_name, account_type, justification, granted_at, last_used_at, updated_at)
   on public.user_rights to authenticated, service_role;
 
--- A decision is visible to whoever took it and to whoever may read the right.
+-- A decision is visible to whoever took it, to whoever may read the right, and to admin and rssi (also
+-- once the right is gone).
 create policy right_decisions_select on public.right_decisions
   for select to authenticated
   using (
     decided_by = (select auth.uid())
+    or (select private.is_admin())
     or exists (select 1 from public.user_rights ur where ur.id = right_decisions.right_id)
   );
 
@@ -246,11 +275,16 @@ begin
   perform set_config('recertif.audit_suppressed', 'off', true);
 
   insert into public.right_decisions (
-    right_id, campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
-  ) values (
-    target.id, target.campaign_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
-    caller.email, caller.first_name || ' ' || caller.last_name
+    right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
+    campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
   )
+  select
+    target.id, holder.id, holder.email, holder.first_name || ' ' || holder.last_name, app.id, app.name,
+    target.role_name, target.account_type,
+    target.campaign_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
+    caller.email, caller.first_name || ' ' || caller.last_name
+  from public.users holder
+  where holder.id = target.user_id
   returning id into decision_id;
 
   perform private.write_audit(
