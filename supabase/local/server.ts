@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { Database } from './database'
 import { HttpError, header, sendJson, send } from './http'
 import { corsHeaders, preflightHeaders } from './cors'
@@ -18,6 +19,11 @@ export interface ServerConfig {
   maxRows: number
   /** Lifetime of an access token, in seconds. */
   jwtExpirySeconds: number
+  /** Failed password sign-ins allowed per e-mail within signInFailureWindowSeconds before GoTrue's 429 (0: no limit). */
+  signInMaxFailures: number
+  signInFailureWindowSeconds: number
+  /** GoTrue's GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: how long a just-rotated refresh token stays usable. */
+  refreshTokenReuseIntervalSeconds: number
 }
 
 export const defaultConfig: ServerConfig = {
@@ -27,6 +33,9 @@ export const defaultConfig: ServerConfig = {
   siteUrl: 'http://127.0.0.1:5173',
   maxRows: 1000,
   jwtExpirySeconds: 3600,
+  signInMaxFailures: 10,
+  signInFailureWindowSeconds: 300,
+  refreshTokenReuseIntervalSeconds: 10,
 }
 
 /** What every API module is built from. */
@@ -67,6 +76,7 @@ export async function startLocalServer(options: {
   const server = http.createServer((req, res) => {
     void route(req, res).catch((error: unknown) => writeError(req, res, error))
   })
+  server.on('clientError', answerUnparsable)
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost')
@@ -113,6 +123,19 @@ function checkApiKey(req: IncomingMessage, url: URL, config: ServerConfig): void
   if (key !== config.anonKey && key !== config.serviceRoleKey) {
     throw new HttpError(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' })
   }
+}
+
+/** Requests Node cannot parse (broken framing, oversized headers) get a JSON error too, rather than Node's bare one. */
+function answerUnparsable(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy()
+    return
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({ message: status === 431 ? 'Request header fields too large' : 'Bad request' })
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 function writeError(req: IncomingMessage, res: ServerResponse, error: unknown): void {

@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import WebSocket from 'ws'
 import type { Database } from '../../../supabase/local/database'
 import { startLocalServer, type LocalServer } from '../../../supabase/local/server'
 import { freshDatabase } from '../../support/database'
@@ -20,7 +21,11 @@ export interface TestBackend {
 export async function startTestBackend(): Promise<TestBackend> {
   const db = await freshDatabase()
   const server = await startLocalServer({ db, port: 0 })
-  const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }
+  const options = {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // Node 20 has no global WebSocket; supabase-js needs one to construct its realtime client.
+    realtime: { transport: WebSocket as never },
+  }
   return {
     server,
     db,

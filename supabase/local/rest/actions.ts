@@ -1,0 +1,262 @@
+import type { IncomingMessage } from 'node:http'
+import type { Database, Sql } from '../database'
+import type { Accept, Preferences, QueryParams } from './ast'
+import { errors } from './errors'
+import type { Condition, Planner, ReadPlan } from './planner'
+import { parseBody, parseRangeHeader } from './request'
+import { CONTENT_TYPES, contentRange, locationFor, pageResponse, preferenceApplied, singularityResponse, type RestResponse } from './response'
+import type { Table } from './schema'
+import { asCaller, Rollback, type Caller } from './session'
+import {
+  Params,
+  callReadStatement,
+  callScalarStatement,
+  cappedCountStatement,
+  deleteStatement,
+  explainStatement,
+  insertStatement,
+  mutationStatement,
+  qualified,
+  quoteIdent,
+  readStatement,
+  referencedColumns,
+  updateStatement,
+  type BodyFormat,
+  type Returning,
+} from './sql'
+
+// What each kind of request does: read a relation, insert, update or delete, call a function. Each plans,
+// builds one statement, and runs it in the caller's transaction.
+
+export interface RestRequest {
+  req: IncomingMessage
+  /** The path under /rest/v1, as PostgREST sees it (request.path). */
+  path: string
+  method: string
+  caller: Caller
+  accept: Accept
+  prefs: Preferences
+  params: QueryParams
+  body: Buffer
+  planner: Planner
+  db: Database
+  maxRows: number
+}
+
+interface ReadRow {
+  total: string | number | null
+  page_total: string | number
+  body: string | null
+}
+
+interface MutationRow {
+  page_total: string | number
+  inserted: string | number | null
+  body: string | null
+  location: string | null
+}
+
+export async function readRelation(request: RestRequest, table: Table): Promise<RestResponse> {
+  const plan = request.planner.read(table, request.params)
+  applyTopLevelRange(plan, request)
+  const source = `${qualified(table)} as ${quoteIdent(plan.alias)}`
+  return run(request, true, async (tx) => {
+    const p = new Params()
+    const row = await queryOne<ReadRow>(tx, readStatement(plan, p, { source, ...readOptions(request) }), p.values)
+    const rows = Number(row.page_total)
+    checkSingular(request, rows)
+    return pageResponse({
+      rows,
+      offset: plan.offset ?? 0,
+      total: await countFor(tx, plan, request, source, row),
+      body: row.body ?? '',
+      media: request.accept.media,
+      headers: preferenceApplied(request.method, request.prefs),
+    })
+  })
+}
+
+export async function insertRows(request: RestRequest, table: Table): Promise<RestResponse> {
+  const { prefs, planner } = request
+  if (!table.insertable) throw errors.notWritable('insert', table.name, table.kind)
+  const plan = planner.insert(table, parseBody(request.req, request.body, false), request.params, prefs)
+  const read = planner.read(table, request.params)
+  const representation = prefs.return === 'representation'
+  const primaryKey = prefs.return === 'headers-only' ? table.primaryKey.map((name) => table.columnsByName.get(name)!) : []
+  const returning: Returning = { kind: 'columns', columns: representation ? referencedColumns(read) : primaryKey, alias: read.alias }
+  return run(request, false, async (tx) => {
+    const p = new Params()
+    const sql = mutationStatement(insertStatement(plan, p, returning, read.alias), p, {
+      ...(representation ? { read: readOverMutation(request, read) } : {}),
+      upsert: plan.conflict?.action === 'merge',
+      primaryKey,
+    })
+    const row = await queryOne<MutationRow>(tx, sql, p.values)
+    const rows = Number(row.page_total)
+    checkSingular(request, rows)
+    const headers: Record<string, string> = {
+      'Content-Range': contentRange(1, 0, prefs.count ? rows : undefined),
+      ...preferenceApplied(request.method, prefs, { resolution: plan.conflict !== undefined, missing: true }),
+    }
+    const location = locationFor(table, primaryKey, row.location)
+    if (location) headers.Location = location
+    // An upsert that only merged existing rows created nothing.
+    const status = plan.conflict?.action === 'merge' && Number(row.inserted ?? 0) === 0 ? 200 : 201
+    if (!representation) return { status, headers, body: '' }
+    return { status, headers: { ...headers, 'Content-Type': CONTENT_TYPES[request.accept.media] }, body: row.body ?? '' }
+  })
+}
+
+export async function updateOrDeleteRows(request: RestRequest, table: Table, kind: 'update' | 'delete'): Promise<RestResponse> {
+  const { prefs, planner } = request
+  if (!(kind === 'update' ? table.updatable : table.deletable)) throw errors.notWritable(kind, table.name, table.kind)
+  const read = planner.read(table, request.params)
+  if (read.where.some(filtersOnEmbed)) throw errors.notImplemented('An update or a delete cannot be filtered on an embedded resource')
+  const update = kind === 'update' ? planner.update(table, parseBody(request.req, request.body, false), request.params, prefs) : undefined
+  const representation = prefs.return === 'representation'
+  const count = (rows: number) => (prefs.count ? rows : undefined)
+  // PostgREST's ranges for these: an update names the rows it changed, a delete never does.
+  const range = (rows: number) => (kind === 'update' ? contentRange(0, rows - 1, count(rows)) : contentRange(1, 0, count(rows)))
+  const applied = preferenceApplied(request.method, prefs, { missing: kind === 'update', maxAffected: true })
+  const answer = (rows: number, body: string | null): RestResponse => {
+    const headers = { 'Content-Range': range(rows), ...applied }
+    if (!representation) return { status: 204, headers, body: '' }
+    return { status: 200, headers: { ...headers, 'Content-Type': CONTENT_TYPES[request.accept.media] }, body: body ?? '' }
+  }
+
+  if (update && update.columns.length === 0 && update.defaults.length === 0) {
+    // An empty object sets nothing: no row changes.
+    return request.accept.media === 'object' ? singularityResponse(0) : answer(0, '[]')
+  }
+  const returning: Returning = representation ? { kind: 'columns', columns: referencedColumns(read), alias: read.alias } : { kind: 'none' }
+  return run(request, false, async (tx) => {
+    const p = new Params()
+    const mutation = update ? updateStatement(update, read, p, returning) : deleteStatement(read, p, returning)
+    const row = await queryOne<MutationRow>(tx, mutationStatement(mutation, p, representation ? { read: readOverMutation(request, read) } : {}), p.values)
+    const rows = Number(row.page_total)
+    if (prefs.handling === 'strict' && prefs.maxAffected !== undefined && rows > prefs.maxAffected) throw errors.maxAffected(rows)
+    checkSingular(request, rows)
+    return answer(rows, row.body)
+  })
+}
+
+export async function callFunction(request: RestRequest, name: string): Promise<RestResponse> {
+  const isPost = request.method === 'POST'
+  let args: Record<string, unknown> | undefined
+  let raw: unknown
+  if (isPost) {
+    raw = parseBody(request.req, request.body, true) ?? {}
+    args = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined
+  } else {
+    // A parameter given several times is an array (for a variadic or array parameter).
+    args = Object.fromEntries([...request.params.rpcArgs].map(([key, values]) => [key, values.length === 1 ? values[0] : values]))
+  }
+  const plan = request.planner.call(name, args, raw, isPost)
+  const { routine } = plan
+  const readOnly = !isPost
+  // supabase-js asks for return=minimal when it wants only the count of a call it cannot send as HEAD.
+  const withoutBody = (response: RestResponse): RestResponse => (isPost && request.prefs.return === 'minimal' ? { ...response, body: '' } : response)
+
+  if (!plan.result) {
+    return run(request, readOnly, async (tx) => {
+      const p = new Params()
+      const row = await queryOne<{ body?: string | null }>(tx, callScalarStatement(plan, p), p.values)
+      const headers = preferenceApplied(request.method, request.prefs)
+      if (routine.returns.kind === 'void') return { status: 204, headers, body: '' }
+      return withoutBody({ status: 200, headers: { ...headers, 'Content-Type': CONTENT_TYPES.json, 'Content-Range': '0-0/*' }, body: row.body ?? 'null' })
+    })
+  }
+
+  const read = request.planner.read(plan.result, request.params)
+  applyTopLevelRange(read, request)
+  return run(request, readOnly, async (tx) => {
+    const p = new Params()
+    const options = readOptions(request)
+    // A function returning one row (not a set of them) answers with that row as an object.
+    const body = !routine.setOf && options.body === 'json' ? 'object' : options.body
+    const sql = callReadStatement(plan, read, p, { ...options, body, ...(routine.returns.kind === 'scalar' ? { scalarColumn: routine.name } : {}) })
+    const row = await queryOne<ReadRow>(tx, sql, p.values)
+    const rows = Number(row.page_total)
+    if (routine.setOf) checkSingular(request, rows)
+    const response = pageResponse({
+      rows,
+      offset: read.offset ?? 0,
+      // The planner cannot see into a function: its rows are only ever counted exactly.
+      total: request.prefs.count ? Number(row.total ?? rows) : undefined,
+      body: row.body ?? '',
+      media: request.accept.media,
+      headers: preferenceApplied(request.method, request.prefs),
+    })
+    if (response.status >= 400) throw new Rollback(response)
+    return withoutBody(response)
+  })
+}
+
+function filtersOnEmbed(condition: Condition): boolean {
+  return condition.kind === 'embedNull' || (condition.kind === 'logic' && condition.children.some(filtersOnEmbed))
+}
+
+/** The request's transaction, as the caller; tx=rollback keeps the answer but undoes the work. */
+function run(request: RestRequest, readOnly: boolean, fn: (tx: Sql) => Promise<RestResponse>): Promise<RestResponse> {
+  const { timezone, tx: txEnd } = request.prefs
+  return asCaller(request.db, request.req, request.path, request.caller, { readOnly, ...(timezone ? { timezone } : {}) }, async (tx) => {
+    const response = await fn(tx)
+    if (txEnd === 'rollback') throw new Rollback(response)
+    return response
+  })
+}
+
+async function queryOne<T>(tx: Sql, sql: string, params: unknown[]): Promise<T> {
+  const { rows } = await tx.query<T>(sql, params)
+  const row = rows[0]
+  // Every statement the builder makes answers exactly one row; none means the database failed silently.
+  if (row === undefined) throw new Error('The database returned no row for an aggregate statement')
+  return row
+}
+
+/** count=planned and count=estimated read the planner's estimate; estimated is exact up to max_rows. */
+async function countFor(tx: Sql, plan: ReadPlan, request: RestRequest, source: string, row: ReadRow): Promise<number | undefined> {
+  const method = request.prefs.count
+  if (!method) return undefined
+  if (method === 'exact') return Number(row.total)
+  const estimate = async () => {
+    const p = new Params()
+    const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(explainStatement(plan, p, source), p.values)
+    const raw = rows[0]?.['QUERY PLAN']
+    const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }>
+    return Math.round(parsed[0]?.Plan?.['Plan Rows'] ?? 0)
+  }
+  if (method === 'planned') return estimate()
+  const p = new Params()
+  const capped = Number((await queryOne<{ total: string | number }>(tx, cappedCountStatement(plan, p, source, request.maxRows), p.values)).total)
+  return capped > request.maxRows ? Math.max(capped, await estimate()) : capped
+}
+
+function readOptions(request: RestRequest): { body: BodyFormat; stripNulls: boolean; exactCount: boolean } {
+  return { body: bodyFormat(request), stripNulls: request.accept.stripNulls, exactCount: request.prefs.count === 'exact' }
+}
+
+function readOverMutation(request: RestRequest, plan: ReadPlan) {
+  return { plan, body: bodyFormat(request), stripNulls: request.accept.stripNulls }
+}
+
+function bodyFormat(request: RestRequest): BodyFormat {
+  if (request.method === 'HEAD') return 'none'
+  return request.accept.media === 'openapi' ? 'json' : request.accept.media
+}
+
+/** limit/offset (or a Range header) at the top level, silently capped at max_rows as Supabase caps every read. */
+function applyTopLevelRange(plan: ReadPlan, request: RestRequest): void {
+  const hasParams = request.params.ranges.some((range) => range.path.length === 0)
+  const header = hasParams ? undefined : parseRangeHeader(request.req.headers.range)
+  if (header) {
+    plan.offset = header.offset
+    if (header.limit !== undefined) plan.limit = header.limit
+  }
+  plan.limit = Math.min(plan.limit ?? request.maxRows, request.maxRows)
+}
+
+/** vnd.pgrst.object answers exactly one row; otherwise the transaction is undone and the answer is 406. */
+function checkSingular(request: RestRequest, rows: number): void {
+  if (request.accept.media === 'object' && rows !== 1) throw new Rollback(singularityResponse(rows))
+}

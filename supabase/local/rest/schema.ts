@@ -1,0 +1,403 @@
+import type { Sql } from '../database'
+import { quoteIdent } from './sql'
+
+// The schema cache: what PostgREST introspects at start (src/PostgREST/SchemaCache.hs). Only `public` is
+// exposed. Every identifier that reaches SQL comes from here, never from the request.
+
+export const EXPOSED_SCHEMA = 'public'
+
+export interface Column {
+  name: string
+  /** Postgres' own spelling, for messages and the OpenAPI description. */
+  type: string
+  /** The type as SQL, schema-qualified and quoted (`"pg_catalog"."int4"`, `"public"."user_role"[]`). */
+  typeSql: string
+  typeOid: number
+  nullable: boolean
+  hasDefault: boolean
+  generated: boolean
+}
+
+export interface Table {
+  name: string
+  kind: 'table' | 'view' | 'materialized view' | 'foreign table'
+  columns: Column[]
+  columnsByName: Map<string, Column>
+  primaryKey: string[]
+  insertable: boolean
+  updatable: boolean
+  deletable: boolean
+}
+
+export type Cardinality = 'm2o' | 'o2m' | 'o2o' | 'm2m'
+
+export interface Junction {
+  table: string
+  constraint1: string
+  constraint2: string
+  /** [origin column, junction column] */
+  sourceColumns: Array<[string, string]>
+  /** [target column, junction column] */
+  targetColumns: Array<[string, string]>
+}
+
+export interface Relationship {
+  table: string
+  foreignTable: string
+  isSelf: boolean
+  cardinality: Cardinality
+  constraint: string
+  /** [origin column, target column]; empty for many-to-many. */
+  columns: Array<[string, string]>
+  junction?: Junction
+  toOne: boolean
+}
+
+export interface RoutineParam {
+  name: string
+  typeSql: string
+  type: string
+  required: boolean
+  variadic: boolean
+}
+
+export interface Routine {
+  name: string
+  params: RoutineParam[]
+  setOf: boolean
+  returns:
+    | { kind: 'void' }
+    | { kind: 'scalar'; type: string }
+    | { kind: 'composite'; columns: Column[]; table?: string }
+  volatility: 'immutable' | 'stable' | 'volatile'
+}
+
+export interface SchemaCache {
+  tables: Map<string, Table>
+  /** Relationships by origin table name. */
+  relationships: Map<string, Relationship[]>
+  routines: Map<string, Routine[]>
+  /** Type names a cast (`col::type`) may use, lower-cased, to their SQL. */
+  castTypes: Map<string, string>
+}
+
+interface TypeRow {
+  oid: string
+  name: string
+  schema: string
+  elem: string
+  category: string
+  kind: string
+  relid: string
+}
+
+// The SQL standard's type names that are not pg_type names.
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'int4',
+  integer: 'int4',
+  smallint: 'int2',
+  bigint: 'int8',
+  real: 'float4',
+  float: 'float8',
+  'double precision': 'float8',
+  decimal: 'numeric',
+  boolean: 'bool',
+  'character varying': 'varchar',
+  character: 'bpchar',
+  char: 'bpchar',
+  'timestamp without time zone': 'timestamp',
+  'timestamp with time zone': 'timestamptz',
+  'time without time zone': 'time',
+  'time with time zone': 'timetz',
+  'bit varying': 'varbit',
+}
+
+const RELATION_KINDS: Record<string, Table['kind']> = {
+  r: 'table',
+  p: 'table',
+  v: 'view',
+  m: 'materialized view',
+  f: 'foreign table',
+}
+
+/** Reads tables, columns, keys, relationships and functions of the exposed schema. Runs as the database owner. */
+export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
+  const types = new Map<string, TypeRow>()
+  for (const row of (
+    await db.query<TypeRow>(
+      `select t.oid::text as oid, t.typname as name, n.nspname as schema, t.typelem::text as elem,
+              t.typcategory::text as category, t.typtype::text as kind, t.typrelid::text as relid
+         from pg_catalog.pg_type t join pg_catalog.pg_namespace n on n.oid = t.typnamespace`,
+    )
+  ).rows) {
+    types.set(row.oid, row)
+  }
+  const typeSql = (oid: string): string => {
+    const type = types.get(oid)
+    if (!type) return '"pg_catalog"."text"'
+    if (type.category === 'A' && type.elem !== '0') return `${typeSql(type.elem)}[]`
+    return `${quoteIdent(type.schema)}.${quoteIdent(type.name)}`
+  }
+
+  const castTypes = new Map<string, string>()
+  for (const schema of ['pg_catalog', EXPOSED_SCHEMA, 'extensions']) {
+    for (const type of types.values()) {
+      if (type.schema !== schema || type.category === 'A' || type.kind === 'p') continue
+      const key = type.name.toLowerCase()
+      if (!castTypes.has(key)) castTypes.set(key, typeSql(type.oid))
+    }
+  }
+  for (const [alias, name] of Object.entries(TYPE_ALIASES)) {
+    const sql = castTypes.get(name)
+    if (sql) castTypes.set(alias, sql)
+  }
+
+  const { rows: relationRows } = await db.query<{
+    oid: string
+    name: string
+    kind: string
+    insertable: boolean
+    updatable: boolean
+    deletable: boolean
+  }>(
+    `select c.oid::text as oid, c.relname as name, c.relkind::text as kind,
+            c.relkind in ('r', 'p') or (pg_catalog.pg_relation_is_updatable(c.oid, false) & 8) = 8 as insertable,
+            c.relkind in ('r', 'p') or (pg_catalog.pg_relation_is_updatable(c.oid, false) & 4) = 4 as updatable,
+            c.relkind in ('r', 'p') or (pg_catalog.pg_relation_is_updatable(c.oid, false) & 16) = 16 as deletable
+       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+    [EXPOSED_SCHEMA],
+  )
+
+  const { rows: routineRows } = await db.query<{
+    name: string
+    rettype: string
+    retset: boolean
+    volatility: string
+    ndefaults: number
+    argtypes: string[] | null
+    allargtypes: string[] | null
+    argmodes: string[] | null
+    argnames: string[] | null
+  }>(
+    `select p.proname as name, p.prorettype::text as rettype, p.proretset as retset, p.provolatile::text as volatility,
+            p.pronargdefaults::int as ndefaults, p.proargtypes::oid[]::text[] as argtypes,
+            p.proallargtypes::text[] as allargtypes, p.proargmodes::text[] as argmodes, p.proargnames as argnames
+       from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = $1 and p.prokind = 'f'`,
+    [EXPOSED_SCHEMA],
+  )
+
+  // Columns of the exposed relations, and of composite types that exposed functions return.
+  const composite = new Set<string>()
+  for (const routine of routineRows) {
+    const type = types.get(routine.rettype)
+    if (type?.kind === 'c') composite.add(type.relid)
+  }
+  const relids = [...new Set([...relationRows.map((r) => r.oid), ...composite])]
+  const { rows: columnRows } = await db.query<{
+    relid: string
+    name: string
+    typeoid: string
+    type: string
+    nullable: boolean
+    has_default: boolean
+    generated: string
+    identity: string
+  }>(
+    `select a.attrelid::text as relid, a.attname as name, a.atttypid::text as typeoid,
+            pg_catalog.format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable,
+            a.atthasdef as has_default, a.attgenerated::text as generated, a.attidentity::text as identity
+       from pg_catalog.pg_attribute a
+      where a.attrelid = any($1::oid[]) and a.attnum > 0 and not a.attisdropped
+      order by a.attrelid, a.attnum`,
+    [`{${relids.join(',')}}`],
+  )
+  const columnsByRelid = new Map<string, Column[]>()
+  for (const row of columnRows) {
+    const list = columnsByRelid.get(row.relid) ?? []
+    list.push({
+      name: row.name,
+      type: row.type,
+      typeSql: typeSql(row.typeoid),
+      typeOid: Number(row.typeoid),
+      nullable: row.nullable,
+      hasDefault: row.has_default || row.identity !== '',
+      generated: row.generated !== '' || row.identity === 'a',
+    })
+    columnsByRelid.set(row.relid, list)
+  }
+
+  const tables = new Map<string, Table>()
+  const tableByOid = new Map<string, Table>()
+  for (const row of relationRows) {
+    const columns = columnsByRelid.get(row.oid) ?? []
+    const table: Table = {
+      name: row.name,
+      kind: RELATION_KINDS[row.kind] ?? 'table',
+      columns,
+      columnsByName: new Map(columns.map((column) => [column.name, column])),
+      primaryKey: [],
+      insertable: row.insertable,
+      updatable: row.updatable,
+      deletable: row.deletable,
+    }
+    tables.set(table.name, table)
+    tableByOid.set(row.oid, table)
+  }
+
+  const { rows: constraintRows } = await db.query<{
+    name: string
+    type: string
+    relid: string
+    frelid: string
+    cols: number[]
+    fcols: number[] | null
+    attnames: string[]
+    fattnames: string[] | null
+  }>(
+    `select con.conname as name, con.contype::text as type, con.conrelid::text as relid, con.confrelid::text as frelid,
+            con.conkey::int[] as cols, con.confkey::int[] as fcols,
+            array(select a.attname::text from unnest(con.conkey) with ordinality k(num, i)
+                    join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num order by k.i) as attnames,
+            array(select a.attname::text from unnest(con.confkey) with ordinality k(num, i)
+                    join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.num order by k.i) as fattnames
+       from pg_catalog.pg_constraint con
+      where con.conrelid = any($1::oid[]) and con.contype in ('p', 'u', 'f')
+      order by con.conname`,
+    [`{${relationRows.map((r) => r.oid).join(',')}}`],
+  )
+
+  const uniqueKeys = new Map<string, string[][]>()
+  for (const row of constraintRows) {
+    if (row.type !== 'p' && row.type !== 'u') continue
+    const table = tableByOid.get(row.relid)
+    if (!table) continue
+    if (row.type === 'p') table.primaryKey = row.attnames
+    uniqueKeys.set(table.name, [...(uniqueKeys.get(table.name) ?? []), row.attnames])
+  }
+
+  const relationships: Relationship[] = []
+  for (const row of constraintRows) {
+    if (row.type !== 'f') continue
+    const origin = tableByOid.get(row.relid)
+    const target = tableByOid.get(row.frelid)
+    if (!origin || !target || !row.fattnames) continue
+    const columns = row.attnames.map((name, i): [string, string] => [name, row.fattnames![i]!])
+    const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((name) => b.includes(name))
+    const unique = (uniqueKeys.get(origin.name) ?? []).some((key) => sameSet(key, row.attnames))
+    const isSelf = origin.name === target.name
+    relationships.push({ table: origin.name, foreignTable: target.name, isSelf, cardinality: unique ? 'o2o' : 'm2o', constraint: row.name, columns, toOne: true })
+    relationships.push({
+      table: target.name,
+      foreignTable: origin.name,
+      isSelf,
+      cardinality: unique ? 'o2o' : 'o2m',
+      constraint: row.name,
+      columns: columns.map(([a, b]): [string, string] => [b, a]),
+      toOne: unique,
+    })
+  }
+  // A table whose primary key includes two foreign keys joins their targets many-to-many.
+  for (const first of relationships) {
+    if (first.cardinality !== 'm2o') continue
+    const junction = tables.get(first.table)!
+    for (const second of relationships) {
+      if (second.cardinality !== 'm2o' || second.table !== first.table || second.constraint === first.constraint) continue
+      const used = [...first.columns, ...second.columns].map(([junctionColumn]) => junctionColumn)
+      if (!used.every((name) => junction.primaryKey.includes(name))) continue
+      relationships.push({
+        table: first.foreignTable,
+        foreignTable: second.foreignTable,
+        isSelf: first.foreignTable === second.foreignTable,
+        cardinality: 'm2m',
+        constraint: '',
+        columns: [],
+        junction: {
+          table: junction.name,
+          constraint1: first.constraint,
+          constraint2: second.constraint,
+          sourceColumns: first.columns.map(([j, o]): [string, string] => [o, j]),
+          targetColumns: second.columns.map(([j, t]): [string, string] => [t, j]),
+        },
+        toOne: false,
+      })
+    }
+  }
+  const relationshipsByTable = new Map<string, Relationship[]>()
+  for (const rel of relationships) relationshipsByTable.set(rel.table, [...(relationshipsByTable.get(rel.table) ?? []), rel])
+
+  const routines = new Map<string, Routine[]>()
+  for (const row of routineRows) {
+    const routine = describeRoutine(row, types, typeSql, columnsByRelid, tableByOid)
+    if (routine) routines.set(routine.name, [...(routines.get(routine.name) ?? []), routine])
+  }
+
+  return { tables, relationships: relationshipsByTable, routines, castTypes }
+}
+
+function describeRoutine(
+  row: {
+    name: string
+    rettype: string
+    retset: boolean
+    volatility: string
+    ndefaults: number
+    argtypes: string[] | null
+    allargtypes: string[] | null
+    argmodes: string[] | null
+    argnames: string[] | null
+  },
+  types: Map<string, TypeRow>,
+  typeSql: (oid: string) => string,
+  columnsByRelid: Map<string, Column[]>,
+  tableByOid: Map<string, Table>,
+): Routine | undefined {
+  const allTypes = row.argmodes ? (row.allargtypes ?? []) : (row.argtypes ?? [])
+  const inputs: Array<{ name: string; oid: string; variadic: boolean }> = []
+  const outputs: Array<{ name: string; oid: string }> = []
+  allTypes.forEach((oid, i) => {
+    const mode = row.argmodes?.[i] ?? 'i'
+    const name = row.argnames?.[i] ?? ''
+    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name, oid, variadic: mode === 'v' })
+    if (mode === 'o' || mode === 'b' || mode === 't') outputs.push({ name, oid })
+  })
+  const firstOptional = inputs.length - row.ndefaults
+  const params = inputs.map((input, i) => ({
+    name: input.name,
+    typeSql: typeSql(input.oid),
+    type: types.get(input.oid)?.name ?? 'unknown',
+    required: i < firstOptional,
+    variadic: input.variadic,
+  }))
+
+  const returnType = types.get(row.rettype)
+  let returns: Routine['returns']
+  if (returnType?.schema === 'pg_catalog' && returnType.name === 'void') returns = { kind: 'void' }
+  else if (returnType?.schema === 'pg_catalog' && returnType.name === 'record') {
+    if (outputs.length === 0) return undefined
+    returns = {
+      kind: 'composite',
+      columns: outputs.map((output, i) => ({
+        name: output.name || `column${i + 1}`,
+        type: types.get(output.oid)?.name ?? 'unknown',
+        typeSql: typeSql(output.oid),
+        typeOid: Number(output.oid),
+        nullable: true,
+        hasDefault: false,
+        generated: false,
+      })),
+    }
+  } else if (returnType?.kind === 'c') {
+    const table = tableByOid.get(returnType.relid)
+    returns = { kind: 'composite', columns: columnsByRelid.get(returnType.relid) ?? [], ...(table ? { table: table.name } : {}) }
+  } else if (returnType?.kind === 'p' || !returnType) {
+    // trigger, event_trigger and other pseudo-types cannot be called over HTTP.
+    return undefined
+  } else {
+    returns = { kind: 'scalar', type: returnType.name }
+  }
+
+  const volatility = row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile'
+  return { name: row.name, params, setOf: row.retset, returns, volatility }
+}
