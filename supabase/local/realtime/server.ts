@@ -1,7 +1,71 @@
-import type http from 'node:http'
+import http, { type IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
 import type { ApiContext } from '../server'
+import { header } from '../http'
+import { CHANGES_CHANNEL, installCapture } from './capture'
+import { Catalog } from './catalog'
+import { Hub } from './channel'
+import { Connection } from './connection'
+import { Dispatcher } from './dispatcher'
+import { VSNS, type Vsn } from './protocol'
 
-// Placeholder until the realtime layer lands: installs change capture and serves /realtime/v1/websocket.
-export async function startRealtime(_context: ApiContext, _server: http.Server): Promise<{ close(): Promise<void> }> {
-  return { close: async () => undefined }
+const PATH = '/realtime/v1/websocket'
+// Realtime's own frames are small; this bounds what one client message may make the server hold.
+const MAX_FRAME_BYTES = 1024 * 1024
+
+/** Answers an upgrade request with a plain HTTP error, as the gateway would, and drops the socket. */
+function refuse(socket: Duplex, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  )
+}
+
+/**
+ * The Supabase Realtime-compatible /realtime/v1/websocket: Phoenix channels (vsn 1.0.0 and 2.0.0) carrying
+ * postgres_changes, captured by triggers this server installs and delivered only to subscribers whose
+ * row-level security lets them read the row.
+ */
+export async function startRealtime(context: ApiContext, server: http.Server): Promise<{ close(): Promise<void> }> {
+  const { db, config } = context
+  await installCapture(db)
+  const hub = new Hub()
+  const catalog = new Catalog(db)
+  const dispatcher = new Dispatcher(db, catalog, hub)
+  const unlisten = await db.listen(CHANGES_CHANNEL, (txid) => dispatcher.notify(txid))
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  const connections = new Set<Connection>()
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname !== PATH && url.pathname !== `${PATH}/`) {
+      return refuse(socket, 404, { message: 'no Route matched with those values' })
+    }
+    // Checked as the gateway checks REST and auth requests.
+    const apiKey = header(req, 'apikey') ?? url.searchParams.get('apikey')
+    if (!apiKey) return refuse(socket, 401, { message: 'No API key found in request' })
+    if (apiKey !== config.anonKey && apiKey !== config.serviceRoleKey) return refuse(socket, 401, { message: 'Invalid API key' })
+    // Phoenix's default serializer when the client names none.
+    const vsn = (url.searchParams.get('vsn') ?? '1.0.0') as Vsn
+    if (!VSNS.includes(vsn)) return refuse(socket, 400, { message: `Unsupported serializer version: ${vsn}` })
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new Connection(ws, vsn, apiKey, { db, config, hub, catalog })
+      connections.add(connection)
+      ws.on('close', () => connections.delete(connection))
+    })
+  }
+  server.on('upgrade', onUpgrade)
+
+  return {
+    close: async () => {
+      server.off('upgrade', onUpgrade)
+      for (const connection of connections) connection.terminate()
+      await new Promise<void>((resolve) => wss.close(() => resolve()))
+      await unlisten()
+      await dispatcher.drained()
+    },
+  }
 }

@@ -1,0 +1,59 @@
+import { AuthError, badRequest } from './errors'
+
+// The external providers GoTrue knows. None is configured here: Recertif signs people in by e-mail and password,
+// and Google sign-in needs a hosted project's client id and secret.
+const OAUTH_PROVIDERS = [
+  'apple',
+  'azure',
+  'bitbucket',
+  'discord',
+  'facebook',
+  'figma',
+  'fly',
+  'github',
+  'gitlab',
+  'google',
+  'keycloak',
+  'kakao',
+  'linkedin',
+  'linkedin_oidc',
+  'notion',
+  'spotify',
+  'slack',
+  'slack_oidc',
+  'workos',
+  'twitch',
+  'twitter',
+  'zoom',
+]
+
+/** GET /settings: e-mail sign-in only; self sign-up is not part of the product. */
+export function settings(): Record<string, unknown> {
+  const external: Record<string, boolean> = { anonymous_users: false }
+  for (const provider of OAUTH_PROVIDERS) external[provider] = false
+  Object.assign(external, { email: true, phone: false })
+  return {
+    external,
+    disable_signup: true,
+    mailer_autoconfirm: false,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+    mfa_enabled: false,
+  }
+}
+
+export function health(): Record<string, string> {
+  return { version: 'recertif-local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }
+}
+
+/** GET /authorize: what GoTrue answers for a provider that is known but not enabled, or not known at all. */
+export function authorize(url: URL): never {
+  const provider = url.searchParams.get('provider') ?? ''
+  const reason = OAUTH_PROVIDERS.includes(provider.toLowerCase()) ? 'provider is not enabled' : `Provider ${provider} could not be found`
+  throw badRequest('validation_failed', `Unsupported provider: ${reason}`)
+}
+
+export function signup(): never {
+  throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance')
+}

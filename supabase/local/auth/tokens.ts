@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto'
+import { decodeJwt } from 'jose'
+import type { IncomingMessage } from 'node:http'
+import { header } from '../http'
+import { signJwt, type ApiRole } from '../keys'
+import type { ServerConfig } from '../server'
+import type { UserRow } from './users'
+
+export interface SessionInfo {
+  id: string
+  /** When the session signed in: the timestamp of its password AMR entry. */
+  createdAt: Date
+}
+
+/** GoTrue's AccessTokenResponse. */
+export interface TokenResponse {
+  access_token: string
+  token_type: 'bearer'
+  expires_in: number
+  expires_at: number
+  refresh_token: string
+  user: Record<string, unknown>
+}
+
+/** An opaque refresh token; GoTrue's are random strings stored as they are in auth.refresh_tokens. */
+export function newRefreshToken(): string {
+  return randomBytes(16).toString('base64url')
+}
+
+/** The issuer GoTrue puts in its tokens: the API's external URL followed by /auth/v1. */
+export function issuer(req: IncomingMessage): string {
+  const host = header(req, 'host') ?? 'localhost'
+  const proto = header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http'
+  return `${proto}://${host}/auth/v1`
+}
+
+export async function accessToken(
+  config: ServerConfig,
+  iss: string,
+  user: UserRow,
+  session: SessionInfo,
+): Promise<{ token: string; expiresAt: number }> {
+  const token = await signJwt(
+    {
+      iss,
+      sub: user.id,
+      aud: user.aud ?? 'authenticated',
+      email: user.email ?? '',
+      phone: user.phone ?? '',
+      app_metadata: user.raw_app_meta_data ?? {},
+      user_metadata: user.raw_user_meta_data ?? {},
+      role: (user.role ?? 'authenticated') as ApiRole,
+      aal: 'aal1',
+      amr: [{ method: 'password', timestamp: Math.floor(session.createdAt.getTime() / 1000) }],
+      session_id: session.id,
+      is_anonymous: user.is_anonymous,
+    },
+    config.jwtExpirySeconds,
+    config.jwtSecret,
+  )
+  return { token, expiresAt: decodeJwt(token).exp ?? 0 }
+}
