@@ -1,26 +1,74 @@
 import { defineConfig } from 'vitest/config'
+import type { Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
+import tailwindcss from 'tailwindcss'
+import autoprefixer from 'autoprefixer'
 import { fileURLToPath } from 'node:url'
+import { buildRefusal } from './netlify/build-target.js'
+import { netlifyFunctions } from './netlify/vite-plugin.js'
+import { netlifySecurityHeaders } from './netlify/security-headers.js'
 
 const src = fileURLToPath(new URL('./src', import.meta.url))
 
+/** Stops `vite build` before it starts when the bundle would talk to the local development server or to nothing. */
+function refuseUndeployableBuild(): Plugin {
+  return {
+    name: 'recertif:refuse-undeployable-build',
+    apply: 'build',
+    configResolved(config) {
+      const env = config.env as Record<string, string | undefined>
+      const refusal = buildRefusal({ mode: config.mode, url: env.VITE_SUPABASE_URL, anonKey: env.VITE_SUPABASE_ANON_KEY })
+      // The message is the whole story; a stack trace into Vite's internals would only bury it.
+      if (refusal) throw Object.assign(new Error(refusal), { stack: refusal })
+    },
+  }
+}
+
+// Where the contact function delivers under `vite` and `vite preview`: the local mail catcher that `npm start` runs
+// (the same values as netlify.toml's dev context). A real SMTP_* or CONTACT_* variable wins.
+const LOCAL_MAIL_ENV = {
+  SMTP_URL: 'smtp://127.0.0.1:54325',
+  CONTACT_TO: 'contact@recertif.local',
+  CONTACT_FROM: 'Recertif <no-reply@recertif.local>',
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), refuseUndeployableBuild(), netlifyFunctions({ env: LOCAL_MAIL_ENV }), netlifySecurityHeaders()],
   resolve: { alias: { '@': src } },
-  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  css: { postcss: { plugins: [tailwindcss(), autoprefixer()] } },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: true,
+    // Build outputs and scratch files are not the app's sources: changes there must not reload the page.
+    watch: { ignored: ['**/.tmp/**', '**/dist/**', '**/coverage/**', '**/test-results/**'] },
+  },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   test: {
     globals: true,
-    // Each file starts from its own copy of the migrated, seeded template built once here.
-    globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'db', include: ['tests/db/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+        // Each file starts from its own copy of the migrated, seeded template that the global setup builds once.
+        test: {
+          name: 'db',
+          include: ['tests/db/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,
-        test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

@@ -1,0 +1,34 @@
+/**
+ * Guards `vite build`: a production bundle must point at a hosted Supabase project, never at the local
+ * development server (whose keys are public). `npm run build:local` (Vite mode "local") is the explicit way round.
+ */
+export const LOCAL_BUILD_MODE = 'local-server'
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1'])
+
+export function isLocalSupabaseUrl(url: string): boolean {
+  try {
+    const { hostname } = new URL(url)
+    return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost') || hostname.startsWith('127.')
+  } catch {
+    return false
+  }
+}
+
+interface BuildTarget {
+  mode: string
+  url: string | undefined
+  anonKey: string | undefined
+}
+
+/** Why this build must not go ahead, or null when it may. */
+export function buildRefusal({ mode, url, anonKey }: BuildTarget): string | null {
+  if (mode === LOCAL_BUILD_MODE) return null
+  const hint =
+    'Set VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY to your hosted Supabase project (environment or .env.production), ' +
+    'or run `npm run build:local` to build deliberately against the local development server.'
+  if (!url?.trim()) return `Refusing to build: VITE_SUPABASE_URL is not set.\n${hint}`
+  if (isLocalSupabaseUrl(url)) return `Refusing to build: VITE_SUPABASE_URL (${url}) is the local development server.\n${hint}`
+  if (!anonKey?.trim()) return `Refusing to build: VITE_SUPABASE_ANON_KEY is not set.\n${hint}`
+  return null
+}

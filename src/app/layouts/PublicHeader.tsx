@@ -1,0 +1,31 @@
+import { NavLink } from 'react-router-dom'
+import { useAuth } from '@/auth/auth-context'
+import { buttonClasses } from '@/components/ui/Button'
+import { cn } from '@/lib/cn'
+import { Logo } from './Logo'
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn('rounded-md px-3 py-2 text-sm font-medium hover:text-primary-700', isActive ? 'text-primary-700' : 'text-gray-700')
+
+export function PublicHeader() {
+  const { status } = useAuth()
+  const signedIn = status === 'authenticated'
+  return (
+    <header className="border-b border-gray-200 bg-white">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+        <Logo />
+        <nav aria-label="Navigation publique" className="flex items-center gap-1">
+          <NavLink to="/faq" className={linkClass}>
+            FAQ
+          </NavLink>
+          <NavLink to="/contact" className={linkClass}>
+            Contact
+          </NavLink>
+          <NavLink to={signedIn ? '/app/dashboard' : '/login'} className={buttonClasses({ size: 'sm', className: 'ml-2' })}>
+            {signedIn ? 'Mon espace' : 'Se connecter'}
+          </NavLink>
+        </nav>
+      </div>
+    </header>
+  )
+}

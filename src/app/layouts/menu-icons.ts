@@ -1,0 +1,27 @@
+import {
+  AppWindow,
+  CalendarCheck,
+  ClipboardCheck,
+  FileSearch,
+  LayoutDashboard,
+  ListChecks,
+  ShieldCheck,
+  UserRound,
+  Users,
+  UsersRound,
+  type LucideIcon,
+} from 'lucide-react'
+import type { AppPageKey } from '../app-pages'
+
+export const MENU_ICONS: Record<AppPageKey, LucideIcon> = {
+  dashboard: LayoutDashboard,
+  reviews: ClipboardCheck,
+  team: UsersRound,
+  applications: AppWindow,
+  campaigns: CalendarCheck,
+  users: Users,
+  controls: ListChecks,
+  compliance: ShieldCheck,
+  audit: FileSearch,
+  profile: UserRound,
+}

@@ -1,0 +1,51 @@
+import type { Role } from '@/lib/labels'
+
+/** The signed-in person's profile, from the users table (SPEC §3, app-side names). */
+export interface AppUser {
+  id: string
+  email: string
+  firstName: string
+  lastName: string
+  role: Role
+  position: string | null
+  department: string | null
+  managerId: string | null
+  managerName: string | null
+  lastLogin: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+/** What the authentication layer knows about the account, before the profile is looked up. */
+export interface AuthIdentity {
+  id: string
+  email: string
+  fullName: string | null
+}
+
+export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated'
+
+/** A sign-out failure as the authentication layer reports it. */
+export interface SignOutFailure {
+  status?: number
+  code?: string
+  message: string
+}
+
+/**
+ * Everything the session rules need from the authentication backend. The app uses the Supabase implementation in
+ * api.ts; tests hand the AuthProvider a fake.
+ */
+export interface AuthGateway {
+  /** The identity of the session the browser kept, if any. */
+  restoreSession(): Promise<AuthIdentity | null>
+  /** Called when the session ends without us asking (expired refresh token, sign-out in another tab). */
+  onSignedOut(listener: () => void): () => void
+  signInWithPassword(input: { email: string; password: string; remember: boolean }): Promise<AuthIdentity>
+  signInWithGoogle(input: { redirectTo: string; remember: boolean }): Promise<void>
+  exchangeCode(code: string): Promise<AuthIdentity>
+  /** Resolves with the failure rather than throwing: logout carries on either way. */
+  signOut(scope: 'global' | 'local'): Promise<SignOutFailure | null>
+  loadProfile(identity: AuthIdentity): Promise<AppUser>
+  recordLogin(userId: string): Promise<void>
+}

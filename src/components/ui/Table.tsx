@@ -1,0 +1,56 @@
+import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react'
+import { cn } from '@/lib/cn'
+
+interface TableProps extends HTMLAttributes<HTMLTableElement> {
+  /** Names the table for screen readers; visually hidden unless `showCaption`. */
+  caption: string
+  showCaption?: boolean
+}
+
+export function Table({ caption, showCaption = false, className, children, ...rest }: TableProps) {
+  return (
+    <div className="overflow-x-auto">
+      <table className={cn('min-w-full divide-y divide-gray-200 text-sm', className)} {...rest}>
+        <caption className={showCaption ? 'px-4 py-2 text-left font-medium text-gray-700' : 'sr-only'}>{caption}</caption>
+        {children}
+      </table>
+    </div>
+  )
+}
+
+export function TableHead({ className, ...rest }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <thead className={cn('bg-gray-50', className)} {...rest} />
+}
+
+export function TableBody({ className, ...rest }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody className={cn('divide-y divide-gray-100 bg-white', className)} {...rest} />
+}
+
+export function TableRow({ className, ...rest }: HTMLAttributes<HTMLTableRowElement>) {
+  return <tr className={cn('hover:bg-gray-50', className)} {...rest} />
+}
+
+export function TableHeaderCell({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th
+      scope="col"
+      className={cn('px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-gray-600', className)}
+      {...rest}
+    />
+  )
+}
+
+export function TableCell({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn('px-4 py-3 text-gray-800', className)} {...rest} />
+}
+
+/** The single row a table shows when it has nothing to list. */
+export function TableEmptyRow({ colSpan, message }: { colSpan: number; message: string }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-4 py-6 text-center text-gray-500">
+        {message}
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,31 @@
+import { KeyRound } from 'lucide-react'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts'
+
+export function DemoAccounts({ onPick }: { onPick: (email: string, password: string) => void }) {
+  return (
+    <section aria-labelledby="comptes-demo" className="rounded-lg border border-primary-100 bg-primary-50 p-4">
+      <h2 id="comptes-demo" className="text-sm font-semibold text-primary-900">
+        Comptes de démonstration
+      </h2>
+      <p className="mt-1 flex items-center gap-2 text-sm text-primary-900">
+        <KeyRound aria-hidden="true" className="h-4 w-4" />
+        Mot de passe commun&nbsp;: <code className="rounded bg-white px-1.5 py-0.5 font-mono">{DEMO_PASSWORD}</code>
+      </p>
+      <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+        {DEMO_ACCOUNTS.map((account) => (
+          <li key={account.email}>
+            <button
+              type="button"
+              onClick={() => onPick(account.email, DEMO_PASSWORD)}
+              aria-label={`Remplir avec le compte ${account.label} (${account.email})`}
+              className="w-full rounded-md border border-primary-200 bg-white px-3 py-2 text-left text-sm hover:border-primary-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
+            >
+              <span className="block font-medium text-gray-900">{account.label}</span>
+              <span className="block text-gray-600">{account.email}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm start`: the local backend (in-memory demo data) on 127.0.0.1:54321, the mail catcher that receives the contact
+ * form's messages (page on 54324), and Vite on 127.0.0.1:5173 pointed at the backend. Needs no .env and no network.
+ * One Ctrl-C stops them all.
+ */
+import { createServer, type ViteDevServer } from 'vite'
+import { DEV_ANON_KEY } from './keys'
+import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
+
+const BACKEND_PORT = 54321
+const APP_URL = 'http://127.0.0.1:5173'
+const MAIL_URL = 'http://127.0.0.1:54324'
+const DEMO_ACCOUNTS = [
+  ['user@example.com', 'Utilisateur'],
+  ['manager@example.com', 'Manager'],
+  ['bpo@example.com', 'BPO Métier'],
+  ['bpo.groupe@example.com', 'BPO Groupe'],
+  ['ra@example.com', "Responsable d'Application"],
+  ['admin@example.com', 'Administrateur'],
+  ['rssi@example.com', 'RSSI'],
+] as const
+
+async function main(): Promise<void> {
+  console.info('Starting the local backend and the mail catcher…')
+  const [backendStart, mailStart] = await Promise.allSettled([
+    startLocalBackend({ port: BACKEND_PORT, onLine: (line) => console.info(`  [backend] ${line}`) }),
+    startMailCatcher({ onLine: (line) => console.info(`  [mail] ${line}`) }),
+  ])
+  if (backendStart.status === 'rejected' || mailStart.status === 'rejected') {
+    await Promise.allSettled([backendStart, mailStart].map((start) => (start.status === 'fulfilled' ? start.value.stop() : null)))
+    throw [backendStart, mailStart].map((start) => (start.status === 'rejected' ? start.reason : null)).find(Boolean)
+  }
+  const backend = backendStart.value
+  const mail = mailStart.value
+
+  // Variables already in the environment win over .env files: the app talks to this backend whatever .env says.
+  process.env.VITE_SUPABASE_URL = backend.url
+  process.env.VITE_SUPABASE_ANON_KEY = DEV_ANON_KEY
+  let vite: ViteDevServer
+  try {
+    vite = await createServer({ server: { host: '127.0.0.1', port: 5173, strictPort: true } })
+    await vite.listen()
+  } catch (error) {
+    await Promise.allSettled([backend.stop(), mail.stop()])
+    throw error
+  }
+
+  printBanner(backend)
+  let stopping = false
+  const shutdown = async (code: number) => {
+    if (stopping) return
+    stopping = true
+    console.info('\nStopping…')
+    await Promise.allSettled([vite.close(), backend.stop(), mail.stop()])
+    process.exit(code)
+  }
+  // Ctrl-C reaches the children too (same process group); they stop themselves, and this waits for them.
+  process.on('SIGINT', () => void shutdown(0))
+  process.on('SIGTERM', () => void shutdown(0))
+  for (const [name, child] of [['local backend', backend], ['mail catcher', mail]] as const) {
+    void child.exited.then((code) => {
+      if (stopping) return
+      // Code 0 is a child that was told to stop: Ctrl-C may reach it before tsx relays it here.
+      if (code !== 0) console.error(`The ${name} stopped unexpectedly (code ${code}).`)
+      void shutdown(code === 0 ? 0 : 1)
+    })
+  }
+}
+
+function printBanner(backend: LocalBackend): void {
+  console.info(`
+Recertif is running.
+  App:      ${APP_URL}
+  Backend:  ${backend.url} (in-memory demo data, reset at each start)
+  E-mails:  ${MAIL_URL} (messages sent by the contact form)
+
+Demo accounts, all with the password Demo1234!
+${DEMO_ACCOUNTS.map(([email, role]) => `  ${email.padEnd(24)} ${role}`).join('\n')}
+
+Press Ctrl-C to stop.`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,55 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+
+export const DEMO_PASSWORD = 'Demo1234!'
+export const CHROMIUM = '/usr/bin/chromium'
+
+// Debian's Chromium, never a downloaded one; the flags keep it quiet and offline apart from the app itself.
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+}
+
+export function newContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: inject('appUrl'), locale: 'fr-FR' })
+}
+
+export function mainMenu(page: Page) {
+  return page.getByRole('navigation', { name: 'Menu principal' })
+}
+
+/** The path and query the page shows, for comparing with what a test expects. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url())
+  return `${url.pathname}${url.search}`
+}
+
+export async function fillAndSubmitLogin(page: Page, email: string, password = DEMO_PASSWORD, options: { remember?: boolean } = {}) {
+  await page.getByLabel('Adresse e-mail').fill(email)
+  await page.getByLabel('Mot de passe').fill(password)
+  if (options.remember) await page.getByRole('checkbox', { name: 'Se souvenir de moi' }).check()
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+}
+
+/** Opens /login, signs in and waits for the authenticated shell. */
+export async function signIn(page: Page, email: string, options: { remember?: boolean } = {}) {
+  await page.goto('/login')
+  await fillAndSubmitLogin(page, email, DEMO_PASSWORD, options)
+  await mainMenu(page).waitFor()
+}
+
+/** Texts of the links of the main menu, in order. */
+export function menuItems(page: Page): Promise<string[]> {
+  return mainMenu(page).getByRole('link').allInnerTexts().then((texts) => texts.map((text) => text.trim()))
+}

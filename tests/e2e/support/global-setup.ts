@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { preview, type PreviewServer } from 'vite'
+import type { TestProject } from 'vitest/node'
+import { DEV_ANON_KEY } from '../../../supabase/local/keys'
+import { startLocalBackend, type LocalBackend } from '../../../supabase/local/processes'
+import { CHROMIUM } from './browser'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the built app is served, e.g. http://127.0.0.1:41234. */
+    appUrl: string
+    backendUrl: string
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+const OUT_DIR = '.tmp/e2e-dist'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/**
+ * `npm run build:local` for this run's backend, in a child process: inside Vitest NODE_ENV is 'test', which would
+ * give React's development build.
+ */
+function buildApp(backendUrl: string): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_SUPABASE_URL: backendUrl, VITE_SUPABASE_ANON_KEY: DEV_ANON_KEY }
+  delete env.NODE_ENV
+  const vite = fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url))
+  const child = spawn(process.execPath, [vite, 'build', '--mode', 'local-server', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The app build failed (exit code ${code})`))))
+  })
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing. Install Debian's Chromium: apt-get update && apt-get install -y chromium`)
+  }
+  const [backendPort, appPort] = [await freePort(), await freePort()]
+  const backendLog: string[] = []
+  let backend: LocalBackend | undefined
+  let server: PreviewServer | undefined
+  try {
+    backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
+    await buildApp(backend.url)
+    server = await preview({
+      root: ROOT,
+      mode: 'local-server',
+      logLevel: 'warn',
+      build: { outDir: OUT_DIR },
+      preview: { host: '127.0.0.1', port: appPort, strictPort: true, open: false },
+    })
+  } catch (error) {
+    await server?.close()
+    await backend?.stop()
+    console.error(backendLog.join('\n'))
+    throw error
+  }
+
+  project.provide('appUrl', `http://127.0.0.1:${appPort}`)
+  project.provide('backendUrl', backend.url)
+  return async () => {
+    await server?.close()
+    await backend?.stop()
+  }
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { buildRefusal, isLocalSupabaseUrl, LOCAL_BUILD_MODE } from '../../netlify/build-target'
+
+describe('build guard', () => {
+  it('lets a production build through when it names a hosted project', () => {
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: 'key' })).toBeNull()
+  })
+
+  it('refuses a production build without VITE_SUPABASE_URL', () => {
+    expect(buildRefusal({ mode: 'production', url: undefined, anonKey: 'key' })).toMatch(/VITE_SUPABASE_URL is not set/)
+    expect(buildRefusal({ mode: 'production', url: '  ', anonKey: 'key' })).toMatch(/not set/)
+  })
+
+  it('refuses a production build aimed at the local server, saying how to build locally on purpose', () => {
+    const refusal = buildRefusal({ mode: 'production', url: 'http://127.0.0.1:54321', anonKey: 'key' })
+    expect(refusal).toMatch(/local development server/)
+    expect(refusal).toMatch(/npm run build:local/)
+  })
+
+  it('refuses a production build without an anon key', () => {
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: '' })).toMatch(/VITE_SUPABASE_ANON_KEY/)
+  })
+
+  it('accepts anything when asked for a local build', () => {
+    expect(buildRefusal({ mode: LOCAL_BUILD_MODE, url: undefined, anonKey: undefined })).toBeNull()
+  })
+
+  it('uses the mode the app itself treats as local, and the one npm run build:local passes', () => {
+    const supabaseModule = readFileSync(new URL('../../src/lib/supabase.ts', import.meta.url), 'utf8')
+    expect(supabaseModule).toContain(`import.meta.env.MODE === '${LOCAL_BUILD_MODE}'`)
+    const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts
+    expect(scripts['build:local']).toBe(`vite build --mode ${LOCAL_BUILD_MODE}`)
+  })
+
+  it('recognises loopback URLs', () => {
+    for (const url of ['http://127.0.0.1:54321', 'http://localhost:8000', 'http://[::1]:54321', 'http://api.localhost']) {
+      expect(isLocalSupabaseUrl(url)).toBe(true)
+    }
+    expect(isLocalSupabaseUrl('https://abc.supabase.co')).toBe(false)
+    expect(isLocalSupabaseUrl('not a url')).toBe(false)
+  })
+})

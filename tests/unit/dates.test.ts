@@ -1,0 +1,25 @@
+import { startOfWeek } from 'date-fns'
+import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime } from '@/lib/dates'
+
+describe('French dates', () => {
+  it("formats a date as 'dd MMMM yyyy'", () => {
+    expect(formatDate('2025-03-05')).toBe('05 mars 2025')
+    expect(formatDate(new Date(2024, 3, 15))).toBe('15 avril 2024')
+  })
+
+  it("formats a date and time as 'dd MMMM yyyy à HH:mm'", () => {
+    expect(formatDateTime(new Date(2025, 11, 1, 14, 7))).toBe('01 décembre 2025 à 14:07')
+  })
+
+  it('falls back when there is no valid date', () => {
+    expect(formatDate(null)).toBe('-')
+    expect(formatDate(undefined, 'Jamais')).toBe('Jamais')
+    expect(formatDateTime('not a date', 'Jamais')).toBe('Jamais')
+    expect(formatDate('')).toBe('-')
+  })
+
+  it('starts weeks on Monday', () => {
+    // Sunday 9 March 2025 belongs to the week that began on Monday 3 March.
+    expect(startOfWeek(new Date(2025, 2, 9), FRENCH_DATE_OPTIONS)).toEqual(new Date(2025, 2, 3))
+  })
+})
