@@ -2,7 +2,7 @@ import { isAuthApiError, type SupabaseClient, type User } from '@supabase/supaba
 import { getSupabase, getSupabaseConfig } from '@/lib/supabase'
 import { rememberMeStorage, type RememberMeStorage } from '@/lib/remember-me-storage'
 import { SignInError } from './errors'
-import { escapeLikePattern, PROFILE_COLUMNS, splitFullName, toAppUser, type ProfileRow } from './profile'
+import { escapeLikePattern, PROFILE_COLUMNS, splitFullName, toAppUser } from './profile'
 import type { AppUser, AuthGateway, AuthIdentity } from './types'
 
 function identityOf(user: User): AuthIdentity {
@@ -25,7 +25,7 @@ function classifySignInFailure(error: unknown): SignInError {
 async function selectProfileById(client: SupabaseClient, id: string): Promise<AppUser | null> {
   const { data, error } = await client.from('users').select(PROFILE_COLUMNS).eq('id', id).maybeSingle()
   if (error) throw asError(error, 'Profile lookup by id failed')
-  return data ? toAppUser(data as unknown as ProfileRow) : null
+  return data ? toAppUser(data) : null
 }
 
 /**
@@ -56,7 +56,7 @@ export async function findOrCreateProfile(client: SupabaseClient, identity: Auth
     .select(PROFILE_COLUMNS)
     .single()
   if (error) throw asError(error, 'Profile creation failed')
-  return toAppUser(data as unknown as ProfileRow)
+  return toAppUser(data)
 }
 
 /**

@@ -1,8 +1,12 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { LOCAL_SUPABASE, resolveSupabaseConfig, type SupabaseConfig } from './env'
 import { rememberMeStorage } from './remember-me-storage'
+import type { Database } from './database.types'
 
-let client: SupabaseClient | undefined
+/** The client typed by the generated schema: rows, RPC arguments and embeds (a to-one embed is an object). */
+export type AppSupabaseClient = SupabaseClient<Database>
+
+let client: AppSupabaseClient | undefined
 
 // Decided at build time, so that a production bundle does not even contain the local server's address and key.
 // 'local-server' is the mode of `npm run build:local` (netlify/build-target.ts); a literal, so the minifier folds it.
@@ -13,10 +17,10 @@ export function getSupabaseConfig(): SupabaseConfig {
 }
 
 /** The one browser client. Created on first use so that a configuration error surfaces in the UI, not as a blank page. */
-export function getSupabase(): SupabaseClient {
+export function getSupabase(): AppSupabaseClient {
   if (!client) {
     const { url, anonKey } = getSupabaseConfig()
-    client = createClient(url, anonKey, {
+    client = createClient<Database>(url, anonKey, {
       auth: {
         storage: rememberMeStorage,
         persistSession: true,
