@@ -1,6 +1,27 @@
-import { PageHeader } from '@/components/ui/PageHeader'
-import { appPage } from '@/app/app-pages'
+import { lazy, Suspense } from 'react'
+import { useCurrentUser } from '@/auth/auth-context'
+import type { Role } from '@/lib/labels'
+import { Spinner } from '@/components/ui/Spinner'
+
+// One view per audience, each its own chunk: a role loads only the dashboard it sees.
+const views = {
+  rssi: lazy(() => import('./dashboard/rssi').then((m) => ({ default: m.RssiDashboardRoute }))),
+  admin: lazy(() => import('./dashboard/admin').then((m) => ({ default: m.AdminDashboardRoute }))),
+  manager: lazy(() => import('./dashboard/manager').then((m) => ({ default: m.ManagerDashboardRoute }))),
+  user: lazy(() => import('./dashboard/user').then((m) => ({ default: m.UserDashboardRoute }))),
+}
+
+/** SPEC §2: the first match wins — rssi, then admin, then manager, otherwise the user view. */
+export function dashboardViewFor(role: Role): keyof typeof views {
+  if (role === 'rssi' || role === 'admin' || role === 'manager') return role
+  return 'user'
+}
 
 export function DashboardRoute() {
-  return <PageHeader title={appPage('dashboard').title} />
+  const View = views[dashboardViewFor(useCurrentUser().role)]
+  return (
+    <Suspense fallback={<Spinner />}>
+      <View />
+    </Suspense>
+  )
 }
