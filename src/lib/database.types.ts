@@ -435,9 +435,57 @@ export type Database = {
       }
     }
     Views: {
-      [_ in never]: never
+      campaign_progress: {
+        Row: {
+          campaign_id: string | null
+          rights_count: number | null
+          decided_count: number | null
+          progress: number | null
+          pending_count: number | null
+          validated_manager_count: number | null
+          validated_bpo_metier_count: number | null
+          validated_count: number | null
+          refused_count: number | null
+        }
+        Insert: {
+          campaign_id?: string | null
+          rights_count?: number | null
+          decided_count?: number | null
+          progress?: number | null
+          pending_count?: number | null
+          validated_manager_count?: number | null
+          validated_bpo_metier_count?: number | null
+          validated_count?: number | null
+          refused_count?: number | null
+        }
+        Update: {
+          campaign_id?: string | null
+          rights_count?: number | null
+          decided_count?: number | null
+          progress?: number | null
+          pending_count?: number | null
+          validated_manager_count?: number | null
+          validated_bpo_metier_count?: number | null
+          validated_count?: number | null
+          refused_count?: number | null
+        }
+        Relationships: []
+      }
     }
     Functions: {
+      admin_dashboard: {
+        Args: never
+        Returns: Json[]
+      }
+      campaign_export_rows: {
+        Args: {
+          p_campaign_id: string
+          p_file: Database["public"]["Enums"]["review_stage"]
+          p_after_id?: string
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
       create_application: {
         Args: {
           name: string
@@ -449,6 +497,15 @@ export type Database = {
         }
         Returns: Database["public"]["Tables"]["applications"]["Row"]
       }
+      decision_history: {
+        Args: {
+          p_scope?: string
+          p_before_at?: string
+          p_before_id?: string
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
       delete_application: {
         Args: {
           application_id: string
@@ -458,8 +515,111 @@ export type Database = {
       import_user_rights: {
         Args: {
           rows: Json
+          campaign_id?: string
         }
         Returns: Json
+      }
+      manager_dashboard: {
+        Args: {
+          p_campaign_id?: string
+        }
+        Returns: Json[]
+      }
+      my_review_deadline: {
+        Args: never
+        Returns: Json[]
+      }
+      my_rights_summary: {
+        Args: never
+        Returns: Json[]
+      }
+      review_queue: {
+        Args: {
+          p_campaign_id?: string
+          p_application_id?: string
+          p_status?: Database["public"]["Enums"]["right_status"]
+          p_after_id?: string
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
+      review_queue_count: {
+        Args: {
+          p_campaign_id?: string
+          p_application_id?: string
+          p_status?: Database["public"]["Enums"]["right_status"]
+        }
+        Returns: number
+      }
+      rssi_audit_count: {
+        Args: {
+          p_search?: string
+          p_user_id?: string
+          p_action?: string
+          p_from?: string
+          p_to?: string
+          p_time_zone?: string
+        }
+        Returns: number
+      }
+      rssi_audit_events: {
+        Args: {
+          p_search?: string
+          p_user_id?: string
+          p_action?: string
+          p_from?: string
+          p_to?: string
+          p_time_zone?: string
+          p_limit?: number
+          p_offset?: number
+          p_before_id?: number
+        }
+        Returns: Database["public"]["Tables"]["audit_logs"]["Row"][]
+      }
+      rssi_audit_filters: {
+        Args: never
+        Returns: Json
+      }
+      rssi_compliance: {
+        Args: {
+          p_application_id?: string
+        }
+        Returns: Json
+      }
+      rssi_dashboard: {
+        Args: {
+          p_search?: string
+          p_application_id?: string
+          p_account_type?: Database["public"]["Enums"]["account_type"]
+          p_from?: string
+          p_to?: string
+          p_time_zone?: string
+        }
+        Returns: Json
+      }
+      rssi_rights_count: {
+        Args: {
+          p_search?: string
+          p_application_id?: string
+          p_account_type?: Database["public"]["Enums"]["account_type"]
+        }
+        Returns: number
+      }
+      rssi_rights_export: {
+        Args: {
+          p_search?: string
+          p_application_id?: string
+          p_account_type?: Database["public"]["Enums"]["account_type"]
+          p_after_id?: string
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
+      team_progress: {
+        Args: {
+          p_campaign_id?: string
+        }
+        Returns: Json[]
       }
       update_application: {
         Args: {

@@ -153,6 +153,160 @@ as $$
   end
 $$;
 
+-- Who may decide what (ARCHITECTURE §4), in one place. validate_user_right enforces it on the right it locks,
+-- and the reviewer queues (20261121001000_review_queues.sql) list exactly the rights it would accept; nothing else
+-- restates these rules.
+
+-- The stage at which a role decides; null for a role that takes no review decision (admin, rssi).
+-- These helpers are PL/pgSQL rather than SQL: they are called per query by the queues and the verdict below, and a
+-- SQL function with its own search_path is planned anew at every call, a PL/pgSQL one once per session.
+create function private.review_stage_for(p_role public.user_role) returns public.review_stage
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_role
+    when 'user' then 'user'
+    when 'manager' then 'manager'
+    when 'bpo_metier' then 'bpo_metier'
+    when 'bpo_groupe' then 'bpo_groupe'
+    when 'ra' then 'ra'
+  end::public.review_stage;
+end;
+$$;
+
+-- The status a decision gives at a stage: approving or refusing; for the RA, treated or treatment_required.
+create function private.decision_status(p_stage public.review_stage, p_outcome public.review_decision)
+returns public.right_status
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_stage
+    when 'user' then case p_outcome when 'approved' then 'validated_user' when 'refused' then 'refused_user' end
+    when 'manager' then case p_outcome when 'approved' then 'validated_manager' when 'refused' then 'refused_manager' end
+    when 'bpo_metier' then case p_outcome when 'approved' then 'validated_bpo_metier' when 'refused' then 'refused_bpo_metier' end
+    when 'bpo_groupe' then case p_outcome when 'approved' then 'validated_bpo_groupe' when 'refused' then 'refused_bpo_groupe' end
+    when 'ra' then case p_outcome when 'approved' then 'treated' when 'refused' then 'treatment_required' end
+  end::public.right_status;
+end;
+$$;
+
+-- The states in which a right awaits a decision at a stage, for one outcome, or for either when p_outcome is null.
+-- The RA treats what was refused, and may close as treated what is already awaiting treatment.
+create function private.waiting_states(p_stage public.review_stage, p_outcome public.review_decision default null)
+returns public.right_status[]
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_stage
+    when 'user' then array['pending']
+    when 'manager' then array['pending', 'validated_user']
+    when 'bpo_metier' then array['validated_manager']
+    when 'bpo_groupe' then array['validated_bpo_metier']
+    when 'ra' then case
+      when p_outcome is distinct from 'refused' then
+        array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']
+      else array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']
+    end
+  end::public.right_status[];
+end;
+$$;
+
+-- The caller's review stage.
+create function private.my_review_stage() returns public.review_stage
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return private.review_stage_for(private.current_role());
+end;
+$$;
+
+grant execute on function
+  private.review_stage_for(public.user_role),
+  private.decision_status(public.review_stage, public.review_decision),
+  private.waiting_states(public.review_stage, public.review_decision),
+  private.my_review_stage()
+  to authenticated, service_role;
+
+-- For each right, whether the caller may decide on it now, and if not why: null when the decision would be accepted,
+-- otherwise, checked in this order,
+--   'own_right'        nobody decides at the manager, BPO or RA stage on a right they hold;
+--   'out_of_scope'     the stage's scope: the holder, the holder's manager, the application's BPO Métier, BPO Groupe
+--                      or RA (and any caller without a stage);
+--   'not_waiting'      the right is not in a state awaiting the caller's stage;
+--   'no_campaign', 'campaign_closed'
+--                      reviews happen inside a running campaign; the RA's treatment goes on after it closes.
+-- refusal is for a decision either way; approve_refusal and refuse_refusal for one outcome (they differ only where
+-- the RA may close as treated, but not refuse again, a right already awaiting treatment). Beside the verdict, what
+-- the right is: its holder, application and campaign.
+-- A view rather than a function: it is bound when created (no search_path applies to it) and the planner folds it
+-- into the query that reads it, so the reviewer queues test thousands of candidate rights with plain expressions and
+-- no function call per right (a SQL function with its own search_path is never inlined). The caller's identity and
+-- stage are initplans, evaluated once per query. It runs as the querying role: row-level security applies to a
+-- signed-in caller; validate_user_right reads it as the owner.
+create view private.review_verdicts
+with (security_invoker = true)
+as
+select
+  ur.id as right_id,
+  ur.status,
+  ur.role_name,
+  ur.account_type,
+  ur.justification,
+  ur.granted_at,
+  ur.last_used_at,
+  ur.user_id as holder_id,
+  h.first_name as holder_first_name,
+  h.last_name as holder_last_name,
+  h.email as holder_email,
+  h.position as holder_position,
+  h.department as holder_department,
+  ur.application_id,
+  a.name as application_name,
+  ur.campaign_id,
+  c.name as campaign_name,
+  c.status as campaign_status,
+  c.end_date as campaign_end_date,
+  t.stage,
+  coalesce(t.scope_refusal, case when not t.waits then 'not_waiting' end, t.campaign_refusal) as refusal,
+  coalesce(t.scope_refusal, case when not t.waits_approval then 'not_waiting' end, t.campaign_refusal) as approve_refusal,
+  coalesce(t.scope_refusal, case when not t.waits_refusal then 'not_waiting' end, t.campaign_refusal) as refuse_refusal
+from public.user_rights ur
+join public.users h on h.id = ur.user_id
+join public.applications a on a.id = ur.application_id
+left join public.campaigns c on c.id = ur.campaign_id
+-- Each test written once (offset 0 keeps the planner from copying it into every column that uses it).
+cross join lateral (
+  select
+    (select private.my_review_stage()) as stage,
+    case
+      when (select private.my_review_stage()) is null or (select auth.uid()) is null then 'out_of_scope'
+      when (select private.my_review_stage()) <> 'user' and ur.user_id = (select auth.uid()) then 'own_right'
+      when not coalesce(case (select private.my_review_stage())
+        when 'user' then ur.user_id = (select auth.uid())
+        when 'manager' then h.manager_id = (select auth.uid())
+        when 'bpo_metier' then a.bpo_metier_id = (select auth.uid())
+        when 'bpo_groupe' then a.bpo_groupe_id = (select auth.uid())
+        when 'ra' then a.ra_id = (select auth.uid())
+      end, false) then 'out_of_scope'
+    end as scope_refusal,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), null))::public.right_status[]), false) as waits,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), 'approved'))::public.right_status[]), false) as waits_approval,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), 'refused'))::public.right_status[]), false) as waits_refusal,
+    case
+      when (select private.my_review_stage()) = 'ra' then null
+      when c.id is null then 'no_campaign'
+      when c.status <> 'active' then 'campaign_closed'
+    end as campaign_refusal
+  offset 0
+) t;
+
+revoke all on private.review_verdicts from public, anon, authenticated, service_role;
+grant select on private.review_verdicts to authenticated, service_role;
+
 -- The review workflow of ARCHITECTURE §4. The stage comes from the caller's role; the right is locked
 -- before its state is read, so of two decisions arriving together exactly one finds it still waiting.
 create function public.validate_user_right(
@@ -169,12 +323,10 @@ declare
   stage public.review_stage;
   approve_status public.right_status;
   refuse_status public.right_status;
-  waiting_states public.right_status[];
   target public.user_rights;
   app public.applications;
-  holder_manager uuid;
-  campaign public.campaigns;
-  in_scope boolean;
+  campaign_name text;
+  refusal text;
   clean_comment text := nullif(btrim(comment), '');
   outcome public.review_decision;
   decision_id uuid;
@@ -187,21 +339,13 @@ begin
     raise exception 'Votre profil utilisateur est introuvable.' using errcode = '42501';
   end if;
 
-  case caller.role
-    when 'user' then
-      stage := 'user'; approve_status := 'validated_user'; refuse_status := 'refused_user';
-    when 'manager' then
-      stage := 'manager'; approve_status := 'validated_manager'; refuse_status := 'refused_manager';
-    when 'bpo_metier' then
-      stage := 'bpo_metier'; approve_status := 'validated_bpo_metier'; refuse_status := 'refused_bpo_metier';
-    when 'bpo_groupe' then
-      stage := 'bpo_groupe'; approve_status := 'validated_bpo_groupe'; refuse_status := 'refused_bpo_groupe';
-    when 'ra' then
-      stage := 'ra'; approve_status := 'treated'; refuse_status := 'treatment_required';
-    else
-      raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
-        using errcode = '42501', hint = 'Invalid user role for validation';
-  end case;
+  stage := private.review_stage_for(caller.role);
+  if stage is null then
+    raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
+      using errcode = '42501', hint = 'Invalid user role for validation';
+  end if;
+  approve_status := private.decision_status(stage, 'approved');
+  refuse_status := private.decision_status(stage, 'refused');
 
   if new_status is null or new_status not in (approve_status, refuse_status) then
     raise exception 'Le statut « % » ne peut pas être donné à votre étape de revue.',
@@ -219,49 +363,29 @@ begin
     raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
   end if;
 
-  if stage <> 'user' and target.user_id = caller_id then
-    raise exception 'Vous ne pouvez pas statuer sur un droit que vous détenez vous-même.' using errcode = '42501';
-  end if;
-
   select * into app from public.applications a where a.id = target.application_id;
-  select u.manager_id into holder_manager from public.users u where u.id = target.user_id;
-  in_scope := case stage
-    when 'user' then target.user_id = caller_id
-    when 'manager' then holder_manager = caller_id
-    when 'bpo_metier' then app.bpo_metier_id = caller_id
-    when 'bpo_groupe' then app.bpo_groupe_id = caller_id
-    when 'ra' then app.ra_id = caller_id
-  end;
-  if not coalesce(in_scope, false) then
-    raise exception 'Ce droit ne fait pas partie de votre périmètre de revue.' using errcode = '42501';
+  select case outcome when 'approved' then v.approve_refusal else v.refuse_refusal end, v.campaign_name
+    into refusal, campaign_name
+    from private.review_verdicts v
+   where v.right_id = target.id;
+  if not found then
+    raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
   end if;
 
-  waiting_states := case stage
-    when 'user' then array['pending']
-    when 'manager' then array['pending', 'validated_user']
-    when 'bpo_metier' then array['validated_manager']
-    when 'bpo_groupe' then array['validated_bpo_metier']
-    -- The RA treats what was refused, and may close as treated what is already awaiting treatment.
-    when 'ra' then case outcome
-      when 'approved' then array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']
-      else array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']
-    end
-  end::public.right_status[];
-  if not (target.status = any (waiting_states)) then
+  if refusal = 'own_right' then
+    raise exception 'Vous ne pouvez pas statuer sur un droit que vous détenez vous-même.' using errcode = '42501';
+  elsif refusal = 'out_of_scope' then
+    raise exception 'Ce droit ne fait pas partie de votre périmètre de revue.' using errcode = '42501';
+  elsif refusal = 'not_waiting' then
     raise exception 'Ce droit n''attend pas votre décision : son statut est « % ».', private.right_status_label(target.status)
       using errcode = 'P0001';
-  end if;
-
-  -- Reviews happen inside a running campaign; the RA's treatment goes on after it closes.
-  if stage <> 'ra' then
-    select * into campaign from public.campaigns c where c.id = target.campaign_id;
-    if campaign.id is null then
-      raise exception 'Ce droit ne fait partie d''aucune campagne de revue en cours.' using errcode = 'P0001';
-    end if;
-    if campaign.status <> 'active' then
-      raise exception 'La campagne « % » n''est pas en cours : les décisions y sont closes.', campaign.name
-        using errcode = 'P0001';
-    end if;
+  elsif refusal = 'no_campaign' then
+    raise exception 'Ce droit ne fait partie d''aucune campagne de revue en cours.' using errcode = 'P0001';
+  elsif refusal = 'campaign_closed' then
+    raise exception 'La campagne « % » n''est pas en cours : les décisions y sont closes.', campaign_name
+      using errcode = 'P0001';
+  elsif refusal is not null then
+    raise exception 'Décision refusée (%).', refusal using errcode = 'P0001';
   end if;
 
   -- This function writes its own, richer audit entry for the change.

@@ -1,0 +1,497 @@
+-- Reviews seen from each person (issue 5; SPEC §2 user and manager dashboards, Mes revues, Équipe, Profil;
+-- ARCHITECTURE §4 and §6): the queue of rights awaiting the caller's decision, its count for the header, the
+-- manager's team progress and dashboard counters, a person's decision history and the user's deadline. Every figure
+-- is computed here over all the rows concerned, so nothing depends on fetching rights into the browser or is cut at
+-- the API's 1000-row page; every list is paged (at most 1000 rows a call).
+--
+-- Every function runs as the caller (security invoker): row-level security applies as everywhere else, and a queue
+-- is a part of what its owner may read anyway. Who may decide what is not restated here: a right is in the caller's
+-- queue exactly when private.review_verdicts (20261121000600_user_rights.sql), the verdict validate_user_right
+-- enforces, accepts a decision by the caller on it. The candidate sets below only narrow the search to what an index
+-- finds quickly; each is a superset of what the verdict accepts.
+--
+-- Definitions (SPEC §2, §4, §9):
+--   * pending right     = status pending;
+--   * validated right   = a status containing 'validated' (validated_user, _manager, _bpo_metier, _bpo_groupe);
+--   * refused right     = a status containing 'refused' (refused_user, _manager, _bpo_metier, _bpo_groupe);
+--   * decided right     = any status but pending; progress = round(100 × decided / rights), null when no rights
+--                         (SPEC §4's campaign progress, applied to a person's or a team's rights);
+--   * inactivity        = never used, or last used more than 90 days ago (last_used_at < now − 90 days), which
+--                         suggests refusing the right; days_unused counts the whole days since the last use.
+
+-- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+create function private.require_page_size(p_limit integer) returns void
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception 'La taille de page doit être comprise entre 1 et 1000.' using errcode = '22023';
+  end if;
+end;
+$$;
+
+grant execute on function private.require_page_size(integer) to authenticated, service_role;
+
+-- ─── Indexes ─────────────────────────────────────────────────────────────────────────────────────────────────────
+-- Already there and used below: users (manager_id); user_rights unique (user_id, application_id, role_name) and
+-- (application_id, status); right_decisions (right_id, decided_at).
+-- A person's history, newest first, paged on (decided_at, id): the decisions they took, and those on their rights.
+drop index public.right_decisions_decided_by_idx;
+create index right_decisions_decided_by_idx on public.right_decisions (decided_by, decided_at, id);
+create index right_decisions_holder_id_idx on public.right_decisions (holder_id, decided_at, id);
+
+-- The rights awaiting the BPO Métier, the BPO Groupe and the RA, by application. Partial indexes, because under
+-- row-level security a condition on status cannot be an index condition (the enum's equality is not leakproof, so
+-- Postgres checks the policy first), while a partial index's predicate still selects the rows.
+create index user_rights_awaiting_bpo_metier_idx on public.user_rights (application_id, id)
+  where status = 'validated_manager';
+create index user_rights_awaiting_bpo_groupe_idx on public.user_rights (application_id, id)
+  where status = 'validated_bpo_metier';
+create index user_rights_awaiting_ra_idx on public.user_rights (application_id, id)
+  where status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required');
+
+-- ─── The reviewer queue ──────────────────────────────────────────────────────────────────────────────────────────
+
+-- Every right awaiting the caller's decision at the caller's stage, with what the screen shows about it. The
+-- candidates are the rights in the scope of the caller's stage in one of its waiting states, found by index (the
+-- waiting states are constants there, folded when the function is planned); the five candidate sets are gated by the
+-- caller's stage (an initplan evaluated once), so only one of them is ever read. Each candidate is then kept only if
+-- private.review_verdicts accepts a decision on it: the candidates narrow the search, the verdict decides.
+create function private.review_queue_rows(
+  p_campaign_id uuid,
+  p_application_id uuid,
+  p_status public.right_status
+)
+returns table (
+  right_id uuid,
+  holder_id uuid,
+  holder_first_name text,
+  holder_last_name text,
+  holder_name text,
+  holder_email text,
+  holder_position text,
+  holder_department text,
+  application_id uuid,
+  application_name text,
+  role_name text,
+  account_type public.account_type,
+  justification text,
+  status public.right_status,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  campaign_id uuid,
+  campaign_name text,
+  campaign_status public.campaign_status,
+  campaign_end_date date,
+  stage public.review_stage,
+  approve_status public.right_status,
+  refuse_status public.right_status,
+  days_unused integer,
+  suggests_refusal boolean,
+  recommendation text
+)
+language sql stable
+set search_path = ''
+as $$
+  with candidates as (
+    -- The holder: their own rights.
+    select ur.id
+      from public.user_rights ur
+     where (select private.my_review_stage()) = 'user'
+       and ur.user_id = (select auth.uid())
+       and ur.status = any (private.waiting_states('user'))
+    union all
+    -- The manager: the rights of the people whose manager they are.
+    select ur.id
+      from public.users member
+      join public.user_rights ur on ur.user_id = member.id
+     where (select private.my_review_stage()) = 'manager'
+       and member.manager_id = (select auth.uid())
+       and ur.status = any (private.waiting_states('manager'))
+    union all
+    -- The BPO Métier, the BPO Groupe, the RA: the rights on the applications they hold that office for.
+    select ur.id
+      from public.applications owned
+      join public.user_rights ur on ur.application_id = owned.id
+     where (select private.my_review_stage()) = 'bpo_metier'
+       and owned.bpo_metier_id = (select auth.uid())
+       and ur.status = any (private.waiting_states('bpo_metier'))
+    union all
+    select ur.id
+      from public.applications owned
+      join public.user_rights ur on ur.application_id = owned.id
+     where (select private.my_review_stage()) = 'bpo_groupe'
+       and owned.bpo_groupe_id = (select auth.uid())
+       and ur.status = any (private.waiting_states('bpo_groupe'))
+    union all
+    select ur.id
+      from public.applications owned
+      join public.user_rights ur on ur.application_id = owned.id
+     where (select private.my_review_stage()) = 'ra'
+       and owned.ra_id = (select auth.uid())
+       and ur.status = any (private.waiting_states('ra'))
+  )
+  select
+    v.right_id,
+    v.holder_id,
+    v.holder_first_name,
+    v.holder_last_name,
+    v.holder_first_name || ' ' || v.holder_last_name,
+    v.holder_email,
+    v.holder_position,
+    v.holder_department,
+    v.application_id,
+    v.application_name,
+    v.role_name,
+    v.account_type,
+    v.justification,
+    v.status,
+    v.granted_at,
+    v.last_used_at,
+    v.campaign_id,
+    v.campaign_name,
+    v.campaign_status,
+    v.campaign_end_date,
+    v.stage,
+    case when v.approve_refusal is null then (select private.decision_status(private.my_review_stage(), 'approved')) end,
+    case when v.refuse_refusal is null then (select private.decision_status(private.my_review_stage(), 'refused')) end,
+    -- Inactivity (SPEC §9): never used, or not used for more than 90 days, suggests refusing.
+    case when v.last_used_at is not null
+      then greatest(floor(extract(epoch from (now() - v.last_used_at)) / 86400), 0)::integer
+    end,
+    v.last_used_at is null or v.last_used_at < now() - interval '90 days',
+    case
+      when v.last_used_at is null then 'Jamais utilisé'
+      when v.last_used_at < now() - interval '90 days'
+        then format('Inutilisé depuis %s jours', floor(extract(epoch from (now() - v.last_used_at)) / 86400)::integer)
+    end
+  from private.review_verdicts v
+  where v.right_id in (select candidates.id from candidates)
+    and v.refusal is null
+    and (p_campaign_id is null or v.campaign_id = p_campaign_id)
+    and (p_application_id is null or v.application_id = p_application_id)
+    and (p_status is null or v.status = p_status)
+$$;
+
+grant execute on function private.review_queue_rows(uuid, uuid, public.right_status) to authenticated, service_role;
+
+-- rpc('review_queue', { p_campaign_id?, p_application_id?, p_status?, p_after_id?, p_limit? }) → rows ordered by
+-- right_id. Paging: pass the last right_id of a page as p_after_id for the next (keyset: no right is skipped or seen
+-- twice while others are decided); p_limit between 1 and 1000 (default 1000). Filters: null = all. An empty queue
+-- for admin and rssi, who take no review decision.
+--   approve_status / refuse_status: the status each button gives (refuse_status is null when only closing is
+--   possible: the RA closes as treated a right already awaiting treatment).
+--   days_unused (null = never used), suggests_refusal, recommendation ('Jamais utilisé', 'Inutilisé depuis N jours'
+--   or null): the inactivity recommendation.
+create function public.review_queue(
+  p_campaign_id uuid default null,
+  p_application_id uuid default null,
+  p_status public.right_status default null,
+  p_after_id uuid default null,
+  p_limit integer default 1000
+)
+returns table (
+  right_id uuid,
+  holder_id uuid,
+  holder_first_name text,
+  holder_last_name text,
+  holder_name text,
+  holder_email text,
+  holder_position text,
+  holder_department text,
+  application_id uuid,
+  application_name text,
+  role_name text,
+  account_type public.account_type,
+  justification text,
+  status public.right_status,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  campaign_id uuid,
+  campaign_name text,
+  campaign_status public.campaign_status,
+  campaign_end_date date,
+  stage public.review_stage,
+  approve_status public.right_status,
+  refuse_status public.right_status,
+  days_unused integer,
+  suggests_refusal boolean,
+  recommendation text
+)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  perform private.require_page_size(p_limit);
+  return query
+    select q.*
+      from private.review_queue_rows(p_campaign_id, p_application_id, p_status) q
+     where p_after_id is null or q.right_id > p_after_id
+     order by q.right_id
+     limit p_limit;
+end;
+$$;
+
+-- rpc('review_queue_count', { p_campaign_id?, p_application_id?, p_status? }) → integer: how many rights await the
+-- caller's decision (the header's notification button calls it without arguments).
+create function public.review_queue_count(
+  p_campaign_id uuid default null,
+  p_application_id uuid default null,
+  p_status public.right_status default null
+) returns integer
+language sql stable
+set search_path = ''
+as $$
+  select count(*)::integer from private.review_queue_rows(p_campaign_id, p_application_id, p_status)
+$$;
+
+revoke execute on function public.review_queue(uuid, uuid, public.right_status, uuid, integer) from public, anon;
+revoke execute on function public.review_queue_count(uuid, uuid, public.right_status) from public, anon;
+grant execute on function public.review_queue(uuid, uuid, public.right_status, uuid, integer) to authenticated, service_role;
+grant execute on function public.review_queue_count(uuid, uuid, public.right_status) to authenticated, service_role;
+
+-- ─── The manager's team ──────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('team_progress', { p_campaign_id? }) → one row per person whose manager is the caller (ARCHITECTURE §6), by
+-- last then first name, with their rights counted (all their rights, or those of one campaign): rights_count,
+-- pending_count, validated_count, refused_count, progress (null when they hold no right). A person with no report
+-- gets no row.
+create function public.team_progress(p_campaign_id uuid default null)
+returns table (
+  user_id uuid,
+  first_name text,
+  last_name text,
+  full_name text,
+  email text,
+  "position" text,
+  department text,
+  rights_count integer,
+  pending_count integer,
+  validated_count integer,
+  refused_count integer,
+  progress integer
+)
+language sql stable
+set search_path = ''
+as $$
+  select
+    m.id,
+    m.first_name,
+    m.last_name,
+    m.first_name || ' ' || m.last_name,
+    m.email,
+    m.position,
+    m.department,
+    count(ur.id)::integer,
+    count(ur.id) filter (where ur.status = 'pending')::integer,
+    count(ur.id) filter (where ur.status::text like '%validated%')::integer,
+    count(ur.id) filter (where ur.status::text like '%refused%')::integer,
+    case when count(ur.id) > 0
+      then round(100.0 * count(ur.id) filter (where ur.status <> 'pending') / count(ur.id))::integer
+    end
+  from public.users m
+  left join public.user_rights ur
+    on ur.user_id = m.id
+   and (p_campaign_id is null or ur.campaign_id = p_campaign_id)
+  where m.manager_id = (select auth.uid())
+  group by m.id
+  order by m.last_name, m.first_name, m.id
+$$;
+
+-- rpc('manager_dashboard', { p_campaign_id? }) → one row: team_size (people whose manager is the caller), and over
+-- their rights (all, or one campaign's): rights_count, pending_count (SPEC's "En attente": status pending),
+-- validated_count, refused_count, progress; awaiting_decision_count = the rights in the caller's review queue (the
+-- table 'Droits à valider pour l'équipe').
+create function public.manager_dashboard(p_campaign_id uuid default null)
+returns table (
+  team_size integer,
+  rights_count integer,
+  pending_count integer,
+  validated_count integer,
+  refused_count integer,
+  progress integer,
+  awaiting_decision_count integer
+)
+language sql stable
+set search_path = ''
+as $$
+  with rights as (
+    select ur.status
+      from public.users m
+      join public.user_rights ur on ur.user_id = m.id
+     where m.manager_id = (select auth.uid())
+       and (p_campaign_id is null or ur.campaign_id = p_campaign_id)
+  )
+  select
+    (select count(*) from public.users m where m.manager_id = (select auth.uid()))::integer,
+    (select count(*) from rights)::integer,
+    (select count(*) from rights r where r.status = 'pending')::integer,
+    (select count(*) from rights r where r.status::text like '%validated%')::integer,
+    (select count(*) from rights r where r.status::text like '%refused%')::integer,
+    (select case when count(*) > 0 then round(100.0 * count(*) filter (where r.status <> 'pending') / count(*))::integer end
+       from rights r),
+    public.review_queue_count(p_campaign_id)
+$$;
+
+revoke execute on function public.team_progress(uuid) from public, anon;
+revoke execute on function public.manager_dashboard(uuid) from public, anon;
+grant execute on function public.team_progress(uuid) to authenticated, service_role;
+grant execute on function public.manager_dashboard(uuid) to authenticated, service_role;
+
+-- ─── The holder ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('my_rights_summary') → one row over the caller's own rights: rights_count, pending_count, validated_count,
+-- refused_count (the user dashboard's counters En attente, Validés, Refusés).
+create function public.my_rights_summary()
+returns table (
+  rights_count integer,
+  pending_count integer,
+  validated_count integer,
+  refused_count integer
+)
+language sql stable
+set search_path = ''
+as $$
+  select
+    count(*)::integer,
+    count(*) filter (where ur.status = 'pending')::integer,
+    count(*) filter (where ur.status::text like '%validated%')::integer,
+    count(*) filter (where ur.status::text like '%refused%')::integer
+  from public.user_rights ur
+  where ur.user_id = (select auth.uid())
+$$;
+
+-- rpc('my_review_deadline') → one row per active campaign holding the caller's pending rights, the nearest end date
+-- first: campaign_id, campaign_name, end_date, pending_count. The user dashboard shows the first row's end_date; no
+-- row when nothing of the caller's awaits their decision.
+create function public.my_review_deadline()
+returns table (
+  campaign_id uuid,
+  campaign_name text,
+  end_date date,
+  pending_count integer
+)
+language sql stable
+set search_path = ''
+as $$
+  select c.id, c.name, c.end_date, count(*)::integer
+    from public.user_rights ur
+    join public.campaigns c on c.id = ur.campaign_id
+   where ur.user_id = (select auth.uid())
+     and ur.status = 'pending'
+     and c.status = 'active'
+   group by c.id
+   order by c.end_date, c.name, c.id
+$$;
+
+revoke execute on function public.my_rights_summary() from public, anon;
+revoke execute on function public.my_review_deadline() from public, anon;
+grant execute on function public.my_rights_summary() to authenticated, service_role;
+grant execute on function public.my_review_deadline() to authenticated, service_role;
+
+-- ─── Decision history ────────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('decision_history', { p_scope?, p_before_at?, p_before_id?, p_limit? }) → decisions, newest first (decided_at,
+-- then decision_id, descending).
+--   p_scope: 'taken' (default: the decisions the caller took), 'received' (the decisions taken on the caller's rights,
+--   theirs included) or 'all' (both).
+--   Paging: pass the last row's decided_at and decision_id as p_before_at and p_before_id for the next page; p_limit
+--   between 1 and 1000 (default 100).
+-- Each row is the decision's own record (right_decisions keeps what was decided on, also after the right is gone),
+-- with the campaign's name when the campaign still exists. Row-level security of right_decisions applies.
+create function public.decision_history(
+  p_scope text default 'taken',
+  p_before_at timestamptz default null,
+  p_before_id uuid default null,
+  p_limit integer default 100
+)
+returns table (
+  decision_id uuid,
+  right_id uuid,
+  stage public.review_stage,
+  decision public.review_decision,
+  from_status public.right_status,
+  to_status public.right_status,
+  comment text,
+  decided_at timestamptz,
+  decided_by uuid,
+  decided_by_name text,
+  decided_by_email text,
+  holder_id uuid,
+  holder_name text,
+  holder_email text,
+  application_id uuid,
+  application_name text,
+  role_name text,
+  account_type public.account_type,
+  campaign_id uuid,
+  campaign_name text
+)
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  me uuid := auth.uid();
+  -- The page ends strictly before this (decided_at, id); the first page before every decision.
+  before_at timestamptz := coalesce(p_before_at, 'infinity');
+  before_id uuid := coalesce(p_before_id, '00000000-0000-0000-0000-000000000000');
+begin
+  perform private.require_page_size(p_limit);
+  if p_scope is null or p_scope not in ('taken', 'received', 'all') then
+    raise exception 'Historique inconnu : « % » (attendu : taken, received ou all).', coalesce(p_scope, 'vide')
+      using errcode = '22023';
+  end if;
+  if p_before_id is not null and p_before_at is null then
+    raise exception 'Le curseur de page demande la date de la dernière décision reçue.' using errcode = '22023';
+  end if;
+
+  -- Each branch reads at most one page from its index, newest first (none when the scope leaves it out: a limit
+  -- rather than a false condition, which would leave a costly plan for a branch that never runs); the page is then
+  -- taken from their union.
+  return query
+    with taken as (
+      select d.* from public.right_decisions d
+       where d.decided_by = me
+         and (d.decided_at, d.id) < (before_at, before_id)
+       order by d.decided_at desc, d.id desc
+       limit case when p_scope in ('taken', 'all') then p_limit else 0 end
+    ),
+    received as (
+      -- On the caller's rights: the holder recorded at the time...
+      select d.* from public.right_decisions d
+       where d.holder_id = me
+         and (d.decided_at, d.id) < (before_at, before_id)
+       order by d.decided_at desc, d.id desc
+       limit case when p_scope in ('received', 'all') then p_limit else 0 end
+    ),
+    received_now as (
+      -- ...and on the rights the caller holds now (a profile an administrator created may since have been linked to
+      -- the caller's account, while the decisions keep the provisional id).
+      select d.* from public.user_rights ur
+      join public.right_decisions d on d.right_id = ur.id
+       where ur.user_id = me
+         and (d.decided_at, d.id) < (before_at, before_id)
+       order by d.decided_at desc, d.id desc
+       limit case when p_scope in ('received', 'all') then p_limit else 0 end
+    ),
+    mine as (
+      select * from taken
+      union
+      select * from received
+      union
+      select * from received_now
+    )
+    select d.id, d.right_id, d.stage, d.decision, d.from_status, d.to_status, d.comment, d.decided_at,
+           d.decided_by, d.decided_by_name, d.decided_by_email, d.holder_id, d.holder_name, d.holder_email,
+           d.application_id, d.application_name, d.role_name, d.account_type, d.campaign_id, c.name
+      from mine d
+      left join public.campaigns c on c.id = d.campaign_id
+     order by d.decided_at desc, d.id desc
+     limit p_limit;
+end;
+$$;
+
+revoke execute on function public.decision_history(text, timestamptz, uuid, integer) from public, anon;
+grant execute on function public.decision_history(text, timestamptz, uuid, integer) to authenticated, service_role;

@@ -1,0 +1,1034 @@
+-- The security officer's figures (issue 7; SPEC §2 RSSI dashboard, compliance page, audit page; SPEC §9): every
+-- counter, rate, risk, rule violation and audit search is computed here, over all the rows concerned, so that no
+-- figure depends on fetching rights into the browser or is cut at the API's 1000-row page.
+--
+-- Who: only rssi (issue 7 §5). Every function of the API runs as the caller (security invoker), so row-level security
+-- applies as everywhere else, and first checks that the caller is rssi: anyone else signed in is refused with 42501
+-- 'Réservé au RSSI.'; anon cannot execute them at all. Two private helpers find the candidates of a text search as
+-- the owner (security definer): under row-level security an index may not evaluate a non-leakproof operator such as
+-- ILIKE ahead of the policy, so a contains-search would read every row. They check rssi themselves and return only
+-- ids, which the calling (invoker) query then reads under row-level security.
+--
+-- Definitions shared by every function (SPEC §9), with "now" = the transaction's now(), returned as `as_of`:
+--   * validated right   = status validated_user, validated_manager, validated_bpo_metier or validated_bpo_groupe
+--                         (the statuses containing 'validated'; treated is not one of them);
+--   * refused right     = status refused_user, refused_manager, refused_bpo_metier or refused_bpo_groupe
+--                         (the statuses containing 'refused'; treatment_required is not one of them);
+--   * at-risk right     = never used (last_used_at is null) or last used more than 90 days ago
+--                         (last_used_at < now - 90 days);
+--   * compliant right   = (compliance page) not refused and last used within 90 days (last_used_at >= now - 90 days),
+--                         so a right is compliant exactly when it is neither refused nor at risk;
+--   * a rate            = round(100 × part / whole) to the nearest integer, halves away from zero (as Math.round for
+--                         these non-negative values); null when the whole is 0 — no division by zero, and an empty
+--                         scope is not reported as 0 % or 100 % compliant;
+--   * a level           = colour of a rate (SPEC §9): 'green' at 90 or more, 'orange' at 75 or more, otherwise 'red',
+--                         applied to the rounded rate the screen shows; null when the rate is null.
+-- Every count counts rights (rows of user_rights), except the violations of an incompatible_roles rule (people)
+-- and the campaign counters (campaigns).
+--
+-- Performance (checked with EXPLAIN ANALYZE on PostgreSQL 15 with 300,000 rights, 10,000 people, 300,000 decisions and
+-- 100,000 audit events): the functions plan each query for the values passed (plan_cache_mode = force_custom_plan, so
+-- an unused filter "p is null or …" folds away) and without JIT (row-level security sub-plans inflate the estimated
+-- costs past its threshold, and compiling took longer than running). Paging is by keyset, so the 300th page of an
+-- export costs what the first does.
+
+-- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+create function private.require_rssi() returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if not private.is_rssi() then
+    raise exception 'Réservé au RSSI.' using errcode = '42501';
+  end if;
+end;
+$$;
+
+-- A case-insensitive "contains" pattern for ILIKE, the user's %, _ and \ taken literally; null for a blank search.
+create function private.search_pattern(p_text text) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case
+    when nullif(btrim(p_text), '') is null then null
+    else '%' || replace(replace(replace(btrim(p_text), '\', '\\'), '%', '\%'), '_', '\_') || '%'
+  end
+$$;
+
+create function private.percent(p_part bigint, p_whole bigint) returns integer
+language sql immutable
+set search_path = ''
+as $$
+  select case when coalesce(p_whole, 0) = 0 then null else round(100.0 * p_part / p_whole)::integer end
+$$;
+
+create function private.rate_level(p_rate integer) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case when p_rate is null then null when p_rate >= 90 then 'green' when p_rate >= 75 then 'orange' else 'red' end
+$$;
+
+-- A window of whole days, both ends included, in the given time zone: [from 00:00, to + 1 day 00:00). Either end may
+-- be open (null).
+create function private.day_window(
+  p_from date,
+  p_to date,
+  p_time_zone text,
+  out from_ts timestamptz,
+  out to_ts timestamptz
+)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if p_from is not null and p_to is not null and p_from > p_to then
+    raise exception 'La date de début doit précéder la date de fin.' using errcode = '22023';
+  end if;
+  begin
+    perform now() at time zone p_time_zone;
+  exception when invalid_parameter_value then
+    raise exception 'Fuseau horaire inconnu : %.', p_time_zone using errcode = '22023';
+  end;
+  from_ts := p_from::timestamp at time zone p_time_zone;
+  to_ts := (p_to + 1)::timestamp at time zone p_time_zone;
+end;
+$$;
+
+create function private.require_application(p_application_id uuid) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if p_application_id is not null and not exists (select 1 from public.applications a where a.id = p_application_id) then
+    raise exception 'Application introuvable.' using errcode = 'P0001';
+  end if;
+end;
+$$;
+
+create function private.require_page(p_limit integer, p_offset integer) returns void
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception 'La taille de page doit être comprise entre 1 et 1000.' using errcode = '22023';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception 'Le décalage de page doit être positif ou nul.' using errcode = '22023';
+  end if;
+end;
+$$;
+
+-- The rights a search matches: by role name, by holder (e-mail or "first last" name) or by application name. Each
+-- branch can use an index: the trigram indexes below where pg_trgm is available, then the holder and application
+-- keys of user_rights. At most p_limit ids (null = all); a right matching twice may be listed twice. Security
+-- definer (see the top of this file): returns ids only, to rssi only.
+create function private.rights_matching(p_pattern text, p_limit bigint default null) returns table (id uuid)
+language plpgsql stable security definer
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_rssi();
+  return query
+    select ur.id from public.user_rights ur where ur.role_name ilike p_pattern
+    union all
+    select ur.id
+      from public.user_rights ur
+     where ur.user_id in (
+       select u.id from public.users u
+        where u.email ilike p_pattern or (u.first_name || ' ' || u.last_name) ilike p_pattern
+     )
+    union all
+    select ur.id
+      from public.user_rights ur
+     where ur.application_id in (select a.id from public.applications a where a.name ilike p_pattern)
+    limit p_limit;
+end;
+$$;
+
+-- How the functions below apply a search to the rights. A search matching few rights (up to 10,000) reads just
+-- those, found through private.rights_matching and then the primary key; one matching more tests each right against
+-- the same three criteria (role name, holder, application name) as it reads them, rather than building a long list
+-- first. Returns the short list, or null: "test each right" (or no search). Both give the same rights; the limit is
+-- the setting recertif.search_list_max when set (the tests lower it to exercise both paths on a small dataset).
+create function private.few_rights_matching(p_pattern text) returns uuid[]
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v_max integer := coalesce(nullif(current_setting('recertif.search_list_max', true), '')::integer, 10000);
+  v_matches uuid[];
+begin
+  if p_pattern is null then
+    return null;
+  end if;
+  -- Complete only if the limit was not reached (the rows may repeat a right).
+  v_matches := array(select m.id from private.rights_matching(p_pattern, v_max + 1) m);
+  if cardinality(v_matches) > v_max then
+    return null;
+  end if;
+  return array(select distinct x from unnest(v_matches) x);
+end;
+$$;
+
+-- The audit events whose text contains the search: the actor's e-mail and name (as recorded), the action, the
+-- resource type and id, and the details as JSON text (keys and values), case-insensitively. The expression is the
+-- one of audit_logs_search_trgm_idx below, character for character, so that index serves it (and the one
+-- rssi_audit_events tests row by row). At most p_limit ids (null = all). Security definer, as rights_matching.
+create function private.audit_matching(p_pattern text, p_limit bigint default null) returns table (id bigint)
+language plpgsql stable security definer
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_rssi();
+  return query
+    select l.id
+      from public.audit_logs l
+     where (
+       coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
+       || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text
+     ) ilike p_pattern
+     limit p_limit;
+end;
+$$;
+
+-- Run as the caller by the functions below (the export names statuses in French).
+grant execute on function
+  private.require_rssi(),
+  private.search_pattern(text),
+  private.percent(bigint, bigint),
+  private.rate_level(integer),
+  private.day_window(date, date, text),
+  private.require_application(uuid),
+  private.require_page(integer, integer),
+  private.rights_matching(text, bigint),
+  private.few_rights_matching(text),
+  private.audit_matching(text, bigint),
+  private.right_status_label(public.right_status)
+  to authenticated;
+
+-- ─── Indexes ─────────────────────────────────────────────────────────────────────────────────────────────────────
+-- Already there: user_rights (application_id, status), (campaign_id, status), (status), the primary key (the export's
+-- keyset), unique (user_id, application_id, role_name) (a holder's rights); audit_logs ("timestamp" desc, id desc),
+-- (user_id, "timestamp" desc), (action, "timestamp" desc). State figures read every right in scope once (one
+-- aggregate pass); these serve what is narrower. Only leakproof comparisons (=, <, >= on uuid, text, timestamptz)
+-- can use an index under row-level security, which is what the invoker functions below rely on.
+
+-- inactivity_threshold rules: rights never used or not used since a date, over all applications or one.
+create index user_rights_last_used_at_idx on public.user_rights (last_used_at);
+create index user_rights_application_last_used_idx on public.user_rights (application_id, last_used_at);
+-- incompatible_roles rules: the holders of the listed role names.
+create index user_rights_role_name_idx on public.user_rights (role_name, user_id);
+-- Decisions taken within the dashboard's window.
+create index right_decisions_decided_at_idx on public.right_decisions (decided_at);
+
+-- Contains-searches (ILIKE '%…%') cannot use a b-tree. Where pg_trgm is available (hosted Supabase, PostgreSQL with
+-- its contrib modules) trigram indexes serve them: the dashboard's search over role names and holders
+-- (private.rights_matching), and the audit search over the text of each event (private.audit_matching; the expression
+-- must stay identical to the one there). Where it is not (PGlite, the local test engine) the searches give the same
+-- answers by scanning.
+do $$
+declare
+  trgm_schema text;
+begin
+  if not exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_trgm') then
+    raise notice 'pg_trgm indisponible : recherches sans index trigramme.';
+    return;
+  end if;
+  create extension if not exists pg_trgm with schema extensions;
+  select n.nspname into trgm_schema
+    from pg_catalog.pg_extension e join pg_catalog.pg_namespace n on n.oid = e.extnamespace
+   where e.extname = 'pg_trgm';
+  execute format('create index user_rights_role_name_trgm_idx on public.user_rights using gin (role_name %I.gin_trgm_ops)', trgm_schema);
+  execute format('create index users_email_trgm_idx on public.users using gin (email %I.gin_trgm_ops)', trgm_schema);
+  execute format($sql$create index users_full_name_trgm_idx on public.users using gin ((first_name || ' ' || last_name) %I.gin_trgm_ops)$sql$, trgm_schema);
+  execute format($sql$
+    create index audit_logs_search_trgm_idx on public.audit_logs using gin ((
+      coalesce(user_email, '') || chr(10) || coalesce(user_name, '') || chr(10) || action || chr(10)
+      || resource_type || chr(10) || coalesce(resource_id, '') || chr(10) || details::text
+    ) %I.gin_trgm_ops)$sql$, trgm_schema);
+end;
+$$;
+
+-- ─── RSSI dashboard ──────────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('rssi_dashboard', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object.
+--
+-- Filters. The scope is a set of rights: p_search (contains, case-insensitive, over the holder's e-mail, the holder's
+-- "first last" name, the application's name and the role name), p_application_id and p_account_type; each null or
+-- blank = no restriction. The window p_from..p_to (dates, both included, in p_time_zone; either end open when null;
+-- the period buttons set it: Semaine = today − 7 days, Mois = today − 1 month, Trimestre = today − 3 months, and the
+-- default is the last 30 days — the screen computes the dates).
+--
+-- How the window applies (decision, for the auditor):
+--   * State figures describe the rights as they are now, whenever they were granted: taux de conformité, comptes à
+--     risque, conformité par application and the four risks are computed over EVERY right in scope, and the window
+--     does not narrow them. Limiting them to rights granted (or changed) in the last 30 days would hide the old,
+--     unused rights that are the very risk being measured. The CSV export (rssi_rights_export) lists this same
+--     population, so every state figure can be recounted from the file.
+--   * Activity figures describe what happened during the window: the review campaigns ("revues") whose period
+--     [start_date, end_date] overlaps the window — revues en cours = active ones (the 'Campagnes actives' table lists
+--     exactly these), revues complétées = completed or archived ones — and `activity`, the review decisions taken in
+--     the window (right_decisions.decided_at).
+--   * Filters only ever narrow. With no right filter (search, application, account type) every campaign and every
+--     decision of the window counts. With one, a campaign counts when it reviewed at least one right in scope (such
+--     a right is attached to it, or was decided on in it), and a decision counts when its right is in scope; a right
+--     deleted since is in no scope.
+--
+-- Result:
+--   as_of               timestamptz — the "now" of every figure
+--   filters             the filters as applied { search, application_id, account_type, from, to, time_zone }
+--   counters            { total_rights, validated_rights, compliance_rate (int|null), compliance_level,
+--                         at_risk_rights (Comptes à risque), reviews_in_progress, reviews_completed }
+--   compliance_by_application  [{ application_id, application_name, total_rights, validated_rights, rate, level }]
+--                         validated / all rights of that application in scope; only applications with at least one
+--                         right in scope; by name
+--   risks               [{ key, label, count }] in SPEC order: inactive 'Comptes inactifs' (= at-risk rights),
+--                         refused 'Comptes expirés' (refused rights), treatment_required 'Rôles incompatibles'
+--                         (status treatment_required), pending 'Doublons' (status pending)
+--   active_campaigns    [{ id, name, description, application_id, application_name (null = Toutes), account_type
+--                         (null = Tous), start_date, end_date, total_rights, reviewed_rights, progress,
+--                         scope_rights, scope_reviewed_rights, scope_progress }] by start date then name;
+--                         progress = share of the campaign's rights not pending (SPEC §4), scope_* the same over its
+--                         rights in scope (equal to the whole when no right filter is set)
+--   activity            { decisions, approved, refused } decisions taken in the window (on rights in scope)
+create function public.rssi_dashboard(
+  p_search text default null,
+  p_application_id uuid default null,
+  p_account_type public.account_type default null,
+  p_from date default null,
+  p_to date default null,
+  p_time_zone text default 'Europe/Paris'
+) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_filtered boolean := private.search_pattern(p_search) is not null or p_application_id is not null or p_account_type is not null;
+  v_zone text := coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris');
+  v_cutoff timestamptz := now() - interval '90 days';
+  v_from_ts timestamptz;
+  v_to_ts timestamptz;
+  v_result jsonb;
+  v_few uuid[];
+begin
+  perform private.require_rssi();
+  v_few := private.few_rights_matching(v_pattern);
+  perform private.require_application(p_application_id);
+  select w.from_ts, w.to_ts into v_from_ts, v_to_ts from private.day_window(p_from, p_to, v_zone) w;
+
+  with
+  -- State: one pass over the rights in scope, counted per application and per campaign at once.
+  grouped as (
+    select
+      grouping(ur.application_id) = 1 as by_campaign,
+      ur.application_id,
+      ur.campaign_id,
+      count(*) as total,
+      count(*) filter (where ur.status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')) as validated,
+      count(*) filter (where ur.last_used_at is null or ur.last_used_at < v_cutoff) as at_risk,
+      count(*) filter (where ur.status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')) as refused,
+      count(*) filter (where ur.status = 'treatment_required') as treatment,
+      count(*) filter (where ur.status = 'pending') as pending
+    from public.user_rights ur
+    where (p_application_id is null or ur.application_id = p_application_id)
+      and (p_account_type is null or ur.account_type = p_account_type)
+      and (
+        v_pattern is null
+        or (v_few is not null and ur.id = any (v_few))
+        or (
+          v_few is null
+          and (
+            ur.role_name ilike v_pattern
+            or ur.user_id in (
+              select h.id from public.users h
+               where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
+            )
+            or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
+          )
+        )
+      )
+    group by grouping sets ((ur.application_id), (ur.campaign_id))
+  ),
+  per_application as (
+    select g.* from grouped g where not g.by_campaign
+  ),
+  totals as (
+    select
+      coalesce(sum(p.total), 0)::bigint as total, coalesce(sum(p.validated), 0)::bigint as validated,
+      coalesce(sum(p.at_risk), 0)::bigint as at_risk, coalesce(sum(p.refused), 0)::bigint as refused,
+      coalesce(sum(p.treatment), 0)::bigint as treatment, coalesce(sum(p.pending), 0)::bigint as pending
+    from per_application p
+  ),
+  -- Activity: campaigns whose period overlaps the window and that reviewed rights in scope.
+  campaigns_in_scope as (
+    select c.id, c.name, c.description, c.application_id, c.account_type, c.start_date, c.end_date, c.status,
+           coalesce(g.total, 0) as scope_total, coalesce(g.total - g.pending, 0) as scope_reviewed
+      from public.campaigns c
+      left join grouped g on g.by_campaign and g.campaign_id = c.id
+      -- A decision on a right in scope, looked for only when no such right is attached, and only until one is found.
+      left join lateral (
+        select true as found
+          from public.right_decisions d
+          join public.user_rights ur on ur.id = d.right_id
+         where v_filtered
+           and coalesce(g.total, 0) = 0
+           and d.campaign_id = c.id
+           and (p_application_id is null or ur.application_id = p_application_id)
+           and (p_account_type is null or ur.account_type = p_account_type)
+           and (
+             v_pattern is null
+             or (v_few is not null and ur.id = any (v_few))
+             or (
+               v_few is null
+               and (
+                 ur.role_name ilike v_pattern
+                 or ur.user_id in (
+                   select h.id from public.users h
+                    where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
+                 )
+                 or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
+               )
+             )
+           )
+         limit 1
+      ) decided on true
+     where c.status in ('active', 'completed', 'archived')
+       and (p_to is null or c.start_date <= p_to)
+       and (p_from is null or c.end_date >= p_from)
+       and (not v_filtered or g.total > 0 or decided.found)
+  ),
+  active_campaigns as (
+    select
+      c.*,
+      case when v_filtered then whole.total else c.scope_total end as total,
+      case when v_filtered then whole.reviewed else c.scope_reviewed end as reviewed
+    from campaigns_in_scope c
+    -- The whole campaign, when the scope is narrower than everything.
+    cross join lateral (
+      select count(*) as total, count(*) filter (where ur.status <> 'pending') as reviewed
+        from public.user_rights ur
+       where v_filtered and ur.campaign_id = c.id
+    ) whole
+    where c.status = 'active'
+  ),
+  activity as (
+    select count(*) as decisions,
+           count(*) filter (where d.decision = 'approved') as approved,
+           count(*) filter (where d.decision = 'refused') as refused
+      from public.right_decisions d
+     where (v_from_ts is null or d.decided_at >= v_from_ts)
+       and (v_to_ts is null or d.decided_at < v_to_ts)
+       and (
+         not v_filtered
+         or exists (
+           select 1
+             from public.user_rights ur
+            where ur.id = d.right_id
+              and (p_application_id is null or ur.application_id = p_application_id)
+              and (p_account_type is null or ur.account_type = p_account_type)
+              and (
+                v_pattern is null
+                or (v_few is not null and ur.id = any (v_few))
+                or (
+                  v_few is null
+                  and (
+                    ur.role_name ilike v_pattern
+                    or ur.user_id in (
+                      select h.id from public.users h
+                       where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
+                    )
+                    or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
+                  )
+                )
+              )
+         )
+       )
+  )
+  select jsonb_build_object(
+    'as_of', now(),
+    'filters', jsonb_build_object(
+      'search', nullif(btrim(p_search), ''),
+      'application_id', p_application_id,
+      'account_type', p_account_type,
+      'from', p_from,
+      'to', p_to,
+      'time_zone', v_zone
+    ),
+    'counters', jsonb_build_object(
+      'total_rights', t.total,
+      'validated_rights', t.validated,
+      'compliance_rate', private.percent(t.validated, t.total),
+      'compliance_level', private.rate_level(private.percent(t.validated, t.total)),
+      'at_risk_rights', t.at_risk,
+      'reviews_in_progress', (select count(*) from campaigns_in_scope c where c.status = 'active'),
+      'reviews_completed', (select count(*) from campaigns_in_scope c where c.status in ('completed', 'archived'))
+    ),
+    'compliance_by_application', (
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'application_id', a.id,
+          'application_name', a.name,
+          'total_rights', p.total,
+          'validated_rights', p.validated,
+          'rate', private.percent(p.validated, p.total),
+          'level', private.rate_level(private.percent(p.validated, p.total))
+        ) order by a.name, a.id), '[]'::jsonb)
+        from per_application p
+        join public.applications a on a.id = p.application_id
+    ),
+    'risks', jsonb_build_array(
+      jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'count', t.at_risk),
+      jsonb_build_object('key', 'refused', 'label', 'Comptes expirés', 'count', t.refused),
+      jsonb_build_object('key', 'treatment_required', 'label', 'Rôles incompatibles', 'count', t.treatment),
+      jsonb_build_object('key', 'pending', 'label', 'Doublons', 'count', t.pending)
+    ),
+    'active_campaigns', (
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'id', c.id,
+          'name', c.name,
+          'description', c.description,
+          'application_id', c.application_id,
+          'application_name', a.name,
+          'account_type', c.account_type,
+          'start_date', c.start_date,
+          'end_date', c.end_date,
+          'total_rights', c.total,
+          'reviewed_rights', c.reviewed,
+          'progress', private.percent(c.reviewed, c.total),
+          'scope_rights', c.scope_total,
+          'scope_reviewed_rights', c.scope_reviewed,
+          'scope_progress', private.percent(c.scope_reviewed, c.scope_total)
+        ) order by c.start_date, c.name, c.id), '[]'::jsonb)
+        from active_campaigns c
+        left join public.applications a on a.id = c.application_id
+    ),
+    'activity', (select to_jsonb(x) from activity x)
+  )
+  into v_result
+  from totals t;
+
+  return v_result;
+end;
+$$;
+
+-- ─── RSSI dashboard: CSV export ──────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('rssi_rights_export', { p_search, p_application_id, p_account_type, p_after_id, p_limit }) → rows.
+-- The rights in scope of the dashboard (same filters, same meaning; no window: these are the rights the state
+-- figures count), one page at a time in id order: pass the id of the last row received as p_after_id for the next
+-- page and stop at a page shorter than p_limit (1 to 1000, default 1000 — the API's cap, so no page is cut). Keyset
+-- paging: a right added or removed meanwhile never shifts the pages. rssi_rights_count gives the total to expect.
+-- SPEC §9 columns: Application = application_name, Utilisateur = user_name (and user_email), Rôle = role_name,
+-- Statut = status_label (French; status is the code), Date d'attribution = granted_at, Dernière utilisation =
+-- last_used_at (null → 'Jamais'), Campagne = campaign_name (null when the right is in no campaign).
+create function public.rssi_rights_export(
+  p_search text default null,
+  p_application_id uuid default null,
+  p_account_type public.account_type default null,
+  p_after_id uuid default null,
+  p_limit integer default 1000
+) returns table (
+  id uuid,
+  application_id uuid,
+  application_name text,
+  user_id uuid,
+  user_name text,
+  user_email text,
+  role_name text,
+  account_type public.account_type,
+  status public.right_status,
+  status_label text,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  validated_at timestamptz,
+  campaign_id uuid,
+  campaign_name text
+)
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_few uuid[];
+begin
+  perform private.require_rssi();
+  v_few := private.few_rights_matching(v_pattern);
+  perform private.require_page(p_limit, 0);
+  perform private.require_application(p_application_id);
+
+  -- Walks the primary key from p_after_id and stops as soon as the page is full, so each page costs about the same
+  -- however far the export has gone; a search matching few rights reads just those (private.few_rights_matching).
+  return query
+  select
+    ur.id, ur.application_id, a.name, ur.user_id, u.first_name || ' ' || u.last_name, u.email,
+    ur.role_name, ur.account_type, ur.status, private.right_status_label(ur.status),
+    ur.granted_at, ur.last_used_at, ur.validated_at, ur.campaign_id, c.name
+  from public.user_rights ur
+  join public.applications a on a.id = ur.application_id
+  join public.users u on u.id = ur.user_id
+  left join public.campaigns c on c.id = ur.campaign_id
+  where (p_after_id is null or ur.id > p_after_id)
+    and (p_application_id is null or ur.application_id = p_application_id)
+    and (p_account_type is null or ur.account_type = p_account_type)
+    and (
+      v_pattern is null
+      or (v_few is not null and ur.id = any (v_few))
+      or (
+        v_few is null
+        and (
+          ur.role_name ilike v_pattern
+          or ur.user_id in (
+            select h.id from public.users h
+             where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
+          )
+          or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
+        )
+      )
+    )
+  order by ur.id
+  limit p_limit;
+end;
+$$;
+
+-- rpc('rssi_rights_count', { p_search, p_application_id, p_account_type }) → bigint: the rights the export lists
+-- (= counters.total_rights of the dashboard under the same filters).
+create function public.rssi_rights_count(
+  p_search text default null,
+  p_application_id uuid default null,
+  p_account_type public.account_type default null
+) returns bigint
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_count bigint;
+  v_few uuid[];
+begin
+  perform private.require_rssi();
+  v_few := private.few_rights_matching(v_pattern);
+  perform private.require_application(p_application_id);
+
+  select count(*) into v_count
+    from public.user_rights ur
+   where (p_application_id is null or ur.application_id = p_application_id)
+     and (p_account_type is null or ur.account_type = p_account_type)
+     and (
+       v_pattern is null
+       or (v_few is not null and ur.id = any (v_few))
+       or (
+         v_few is null
+         and (
+           ur.role_name ilike v_pattern
+           or ur.user_id in (
+             select h.id from public.users h
+              where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
+           )
+           or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
+         )
+       )
+     );
+  return v_count;
+end;
+$$;
+
+-- ─── Compliance page ─────────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('rssi_compliance', { p_application_id }) → one JSON object. p_application_id null = all applications; set, it
+-- narrows every figure of the page to that application's rights, and the rules to those that apply to it (the
+-- global ones and its own).
+--
+-- Control rules (control_rules.parameters), supported keys; unknown keys are ignored and listed:
+--   * inactivity_threshold: number of days > 0 (SPEC §9). A violation is a right in the rule's scope never used or not
+--     used within that many days (last_used_at is null or last_used_at < now − threshold days). Unit: rights.
+--   * incompatible_roles: array of at least two role names (separation of duties), e.g.
+--     {"incompatible_roles": ["Comptable", "Approbateur factures"]}. A violation is a person who holds, within the
+--     rule's scope, rights under two or more of the listed names. Names compare exactly as imported (the rule's own
+--     names are trimmed; non-string and blank entries are ignored); a list with fewer than two distinct names cannot
+--     be evaluated and is reported in ignored_parameters. For a global rule the roles may be held on different
+--     applications. Unit: people (a person holding three listed roles is one violation).
+--   A rule's scope is every application when it is global, else its application (and, under the page filter, only
+--   that application's rights). A rule carrying both keys counts both; violations is their sum and
+--   violations_by_parameter gives each.
+--   A disabled rule is listed, not evaluated: state 'disabled', violations null (a control that is switched off finds
+--   nothing — it is not reported as finding 0). An enabled rule with no usable parameter: state 'unsupported',
+--   violations null. Otherwise state 'evaluated'.
+--
+-- Result:
+--   as_of, application_id
+--   cards        { total_rights, compliant_rights, non_compliant_rights, compliance_rate, compliance_level,
+--                  active_rules (enabled rules that apply), validated_rights }
+--   rules        [{ id, name, description, global, application_id, application_name, parameters, enabled, state,
+--                  violations, violations_by_parameter { inactivity_threshold?, incompatible_roles? },
+--                  ignored_parameters [keys not evaluated] }] by name
+--   applications [{ application_id, application_name, total_rights, compliant_rights, non_compliant_rights, rate,
+--                  level }] every application (or the filtered one), including those without rights (rate null),
+--                  by name
+create function public.rssi_compliance(p_application_id uuid default null) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_cutoff timestamptz := now() - interval '90 days';
+  v_applications jsonb;
+  v_total bigint;
+  v_compliant bigint;
+  v_validated bigint;
+  v_active_rules bigint := 0;
+  v_rules jsonb := '[]'::jsonb;
+  v_rule record;
+  v_scope uuid;
+  v_state text;
+  v_by_parameter jsonb;
+  v_ignored text[];
+  v_threshold numeric;
+  v_roles text[];
+  v_count bigint;
+begin
+  perform private.require_rssi();
+  perform private.require_application(p_application_id);
+
+  with per_application as (
+    select
+      ur.application_id,
+      count(*) as total,
+      count(*) filter (
+        where ur.status not in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')
+          and ur.last_used_at >= v_cutoff
+      ) as compliant,
+      count(*) filter (where ur.status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')) as validated
+    from public.user_rights ur
+    where p_application_id is null or ur.application_id = p_application_id
+    group by ur.application_id
+  )
+  select
+    coalesce(sum(p.total), 0), coalesce(sum(p.compliant), 0), coalesce(sum(p.validated), 0),
+    coalesce(jsonb_agg(jsonb_build_object(
+      'application_id', a.id,
+      'application_name', a.name,
+      'total_rights', coalesce(p.total, 0),
+      'compliant_rights', coalesce(p.compliant, 0),
+      'non_compliant_rights', coalesce(p.total - p.compliant, 0),
+      'rate', private.percent(p.compliant, p.total),
+      'level', private.rate_level(private.percent(p.compliant, p.total))
+    ) order by a.name, a.id), '[]'::jsonb)
+  into v_total, v_compliant, v_validated, v_applications
+  from public.applications a
+  left join per_application p on p.application_id = a.id
+  where p_application_id is null or a.id = p_application_id;
+
+  for v_rule in
+    select r.*, a.name as application_name
+      from public.control_rules r
+      left join public.applications a on a.id = r.application_id
+     where p_application_id is null or r.global or r.application_id = p_application_id
+     order by r.name, r.id
+  loop
+    v_by_parameter := '{}'::jsonb;
+    v_ignored := array(
+      select k from jsonb_object_keys(v_rule.parameters) k
+       where k not in ('inactivity_threshold', 'incompatible_roles')
+       order by k
+    );
+    -- The rights this rule looks at: its application, or, for a global rule, the page's (null = all).
+    v_scope := coalesce(v_rule.application_id, p_application_id);
+
+    if v_rule.enabled then
+      v_active_rules := v_active_rules + 1;
+
+      if v_rule.parameters ? 'inactivity_threshold' then
+        -- control_rules_inactivity_threshold guarantees a number > 0.
+        v_threshold := (v_rule.parameters ->> 'inactivity_threshold')::numeric;
+        select count(*) into v_count
+          from public.user_rights ur
+         where (v_scope is null or ur.application_id = v_scope)
+           and (ur.last_used_at is null or ur.last_used_at < now() - v_threshold::float8 * interval '1 day');
+        v_by_parameter := v_by_parameter || jsonb_build_object('inactivity_threshold', v_count);
+      end if;
+
+      if v_rule.parameters ? 'incompatible_roles' then
+        v_roles := case when jsonb_typeof(v_rule.parameters -> 'incompatible_roles') = 'array' then array(
+          select distinct btrim(e.value #>> '{}')
+            from jsonb_array_elements(v_rule.parameters -> 'incompatible_roles') e
+           where jsonb_typeof(e.value) = 'string' and btrim(e.value #>> '{}') <> ''
+        ) end;
+        if coalesce(cardinality(v_roles), 0) >= 2 then
+          select count(*) into v_count
+            from (
+              select ur.user_id
+                from public.user_rights ur
+               where ur.role_name = any (v_roles)
+                 and (v_scope is null or ur.application_id = v_scope)
+               group by ur.user_id
+              having count(distinct ur.role_name) >= 2
+            ) holders;
+          v_by_parameter := v_by_parameter || jsonb_build_object('incompatible_roles', v_count);
+        else
+          v_ignored := array_append(v_ignored, 'incompatible_roles');
+        end if;
+      end if;
+
+      v_state := case when v_by_parameter = '{}'::jsonb then 'unsupported' else 'evaluated' end;
+    else
+      v_state := 'disabled';
+    end if;
+
+    v_rules := v_rules || jsonb_build_array(jsonb_build_object(
+      'id', v_rule.id,
+      'name', v_rule.name,
+      'description', v_rule.description,
+      'global', v_rule.global,
+      'application_id', v_rule.application_id,
+      'application_name', v_rule.application_name,
+      'parameters', v_rule.parameters,
+      'enabled', v_rule.enabled,
+      'state', v_state,
+      'violations', case when v_state = 'evaluated'
+        then (select sum(value::bigint) from jsonb_each_text(v_by_parameter)) end,
+      'violations_by_parameter', v_by_parameter,
+      'ignored_parameters', to_jsonb(v_ignored)
+    ));
+  end loop;
+
+  return jsonb_build_object(
+    'as_of', now(),
+    'application_id', p_application_id,
+    'cards', jsonb_build_object(
+      'total_rights', v_total,
+      'compliant_rights', v_compliant,
+      'non_compliant_rights', v_total - v_compliant,
+      'compliance_rate', private.percent(v_compliant, v_total),
+      'compliance_level', private.rate_level(private.percent(v_compliant, v_total)),
+      'active_rules', v_active_rules,
+      'validated_rights', v_validated
+    ),
+    'rules', v_rules,
+    'applications', v_applications
+  );
+end;
+$$;
+
+-- ─── Audit page ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+-- Filters shared by rssi_audit_events and rssi_audit_count (each null or blank = no restriction):
+--   p_search   contains, case-insensitive, over the actor's e-mail and name (as recorded), the action, the resource
+--              type, the resource id and the details as JSON text (keys and values);
+--   p_user_id  the actor; the nil uuid 00000000-0000-0000-0000-000000000000 selects the events without an actor
+--              (written by the system: 'Système');
+--   p_action   exact action (create, update, delete, decide, start_campaign, …);
+--   p_from, p_to  dates, both included, in p_time_zone (default Europe/Paris).
+
+-- rpc('rssi_audit_events', { …filters, p_limit, p_offset, p_before_id }) → audit_logs rows, newest first ("timestamp"
+-- desc, then id desc). Page size p_limit 1 to 1000 (default 100, the page of the screen). Two ways to page: p_offset
+-- (page n = offset 100·n, for the page buttons), or keyset — p_before_id = the id of the last event received, for
+-- the CSV export, which then fetches every filtered event page by page without gaps or repeats even while new events
+-- arrive. Stop at a page shorter than p_limit. The total to expect is rssi_audit_count (PostgREST's count=exact would
+-- count this page, not the filtered events).
+create function public.rssi_audit_events(
+  p_search text default null,
+  p_user_id uuid default null,
+  p_action text default null,
+  p_from date default null,
+  p_to date default null,
+  p_time_zone text default 'Europe/Paris',
+  p_limit integer default 100,
+  p_offset integer default 0,
+  p_before_id bigint default null
+) returns setof public.audit_logs
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_action text := nullif(btrim(p_action), '');
+  v_system boolean := p_user_id = '00000000-0000-0000-0000-000000000000'::uuid;
+  v_user uuid := case when p_user_id = '00000000-0000-0000-0000-000000000000'::uuid then null else p_user_id end;
+  v_from_ts timestamptz;
+  v_to_ts timestamptz;
+  v_matches bigint[];
+  v_few boolean;
+  v_before_ts timestamptz;
+begin
+  perform private.require_rssi();
+  perform private.require_page(p_limit, p_offset);
+  if p_before_id is not null then
+    -- The trail is never changed nor deleted, so the event to resume from is always there.
+    select l."timestamp" into v_before_ts from public.audit_logs l where l.id = p_before_id;
+    if v_before_ts is null then
+      raise exception 'L''événement à partir duquel reprendre est introuvable.' using errcode = 'P0001';
+    end if;
+  end if;
+  select w.from_ts, w.to_ts into v_from_ts, v_to_ts
+    from private.day_window(p_from, p_to, coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris')) w;
+
+  -- A search matching few events (up to 1000 in the whole trail) reads just those, found by the trigram index; one
+  -- matching more walks the events newest first, testing each, and stops as soon as the page is full. Both read the
+  -- same events: audit_matching's expression is the one below.
+  if v_pattern is not null then
+    v_matches := array(select m.id from private.audit_matching(v_pattern, 1001) m);
+    v_few := cardinality(v_matches) <= 1000;
+  end if;
+
+  return query
+  select l.*
+    from public.audit_logs l
+   where (v_user is null or l.user_id = v_user)
+     and (v_system is not true or l.user_id is null)
+     and (v_action is null or l.action = v_action)
+     and (v_from_ts is null or l."timestamp" >= v_from_ts)
+     and (v_to_ts is null or l."timestamp" < v_to_ts)
+     and (p_before_id is null or (l."timestamp", l.id) < (v_before_ts, p_before_id))
+     and (v_pattern is null or not v_few or l.id = any (v_matches))
+     and (
+       v_pattern is null or v_few
+       or (
+         coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
+         || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text
+       ) ilike v_pattern
+     )
+   order by l."timestamp" desc, l.id desc
+   limit p_limit offset p_offset;
+end;
+$$;
+
+-- rpc('rssi_audit_count', { …filters }) → bigint: the number of events rssi_audit_events pages through (the
+-- "N événements" of the screen).
+create function public.rssi_audit_count(
+  p_search text default null,
+  p_user_id uuid default null,
+  p_action text default null,
+  p_from date default null,
+  p_to date default null,
+  p_time_zone text default 'Europe/Paris'
+) returns bigint
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_action text := nullif(btrim(p_action), '');
+  v_system boolean := p_user_id = '00000000-0000-0000-0000-000000000000'::uuid;
+  v_user uuid := case when p_user_id = '00000000-0000-0000-0000-000000000000'::uuid then null else p_user_id end;
+  v_from_ts timestamptz;
+  v_to_ts timestamptz;
+  v_count bigint;
+begin
+  perform private.require_rssi();
+  select w.from_ts, w.to_ts into v_from_ts, v_to_ts
+    from private.day_window(p_from, p_to, coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris')) w;
+
+  select count(*) into v_count
+    from public.audit_logs l
+   where (v_user is null or l.user_id = v_user)
+     and (v_system is not true or l.user_id is null)
+     and (v_action is null or l.action = v_action)
+     and (v_from_ts is null or l."timestamp" >= v_from_ts)
+     and (v_to_ts is null or l."timestamp" < v_to_ts)
+     and (v_pattern is null or l.id in (select m.id from private.audit_matching(v_pattern) m));
+  return v_count;
+end;
+$$;
+
+-- rpc('rssi_audit_filters') → { actions: [text], users: [{ user_id, user_email, user_name }] }: the choices of the
+-- screen's dropdowns — every action in the trail (alphabetical), and every actor with the e-mail and name of their
+-- latest event (by name), plus { user_id: '00000000-0000-0000-0000-000000000000', user_email: null,
+-- user_name: 'Système' } when there are events without an actor. Read by skipping along the indexes, so the cost
+-- grows with the number of distinct values, not of events.
+create function public.rssi_audit_filters() returns jsonb
+language plpgsql stable
+set search_path = ''
+set jit = off
+as $$
+declare
+  v_actions jsonb;
+  v_users jsonb;
+begin
+  perform private.require_rssi();
+
+  with recursive actions as (
+    (select l.action from public.audit_logs l order by l.action limit 1)
+    union all
+    select (select l.action from public.audit_logs l where l.action > actions.action order by l.action limit 1)
+      from actions
+     where actions.action is not null
+  )
+  select coalesce(jsonb_agg(actions.action order by actions.action), '[]'::jsonb)
+    into v_actions
+    from actions
+   where actions.action is not null;
+
+  with recursive actors as (
+    (select l.user_id from public.audit_logs l where l.user_id is not null order by l.user_id limit 1)
+    union all
+    select (select l.user_id from public.audit_logs l where l.user_id > actors.user_id order by l.user_id limit 1)
+      from actors
+     where actors.user_id is not null
+  ),
+  named as (
+    select actors.user_id, latest.user_email, latest.user_name
+      from actors
+      cross join lateral (
+        select l.user_email, l.user_name
+          from public.audit_logs l
+         where l.user_id = actors.user_id
+         order by l."timestamp" desc, l.id desc
+         limit 1
+      ) latest
+     where actors.user_id is not null
+    union all
+    select '00000000-0000-0000-0000-000000000000'::uuid, null, 'Système'
+     where exists (select 1 from public.audit_logs l where l.user_id is null)
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'user_id', named.user_id, 'user_email', named.user_email, 'user_name', named.user_name
+    ) order by named.user_name, named.user_email, named.user_id), '[]'::jsonb)
+    into v_users
+    from named;
+
+  return jsonb_build_object('actions', v_actions, 'users', v_users);
+end;
+$$;
+
+-- ─── Access ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+revoke execute on function
+  public.rssi_dashboard(text, uuid, public.account_type, date, date, text),
+  public.rssi_rights_export(text, uuid, public.account_type, uuid, integer),
+  public.rssi_rights_count(text, uuid, public.account_type),
+  public.rssi_compliance(uuid),
+  public.rssi_audit_events(text, uuid, text, date, date, text, integer, integer, bigint),
+  public.rssi_audit_count(text, uuid, text, date, date, text),
+  public.rssi_audit_filters()
+  from public, anon;
+
+grant execute on function
+  public.rssi_dashboard(text, uuid, public.account_type, date, date, text),
+  public.rssi_rights_export(text, uuid, public.account_type, uuid, integer),
+  public.rssi_rights_count(text, uuid, public.account_type),
+  public.rssi_compliance(uuid),
+  public.rssi_audit_events(text, uuid, text, date, date, text, integer, integer, bigint),
+  public.rssi_audit_count(text, uuid, text, date, date, text),
+  public.rssi_audit_filters()
+  to authenticated;
