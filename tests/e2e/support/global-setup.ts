@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import path from 'node:path'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { preview, type PreviewServer } from 'vite'
@@ -17,7 +19,8 @@ declare module 'vitest' {
 }
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
-const OUT_DIR = '.tmp/e2e-dist'
+// Per run, so that two runs at once (two developers' sessions, or CI beside a developer) never share a build.
+const OUT_DIR = `.tmp/e2e-dist-${process.pid}`
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,5 +82,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server?.close()
     await backend?.stop()
+    await rm(path.join(ROOT, OUT_DIR), { recursive: true, force: true })
   }
 }
