@@ -3,7 +3,7 @@ import { validateContactMessage } from '@/features/contact/model'
 import { validateLogin } from '@/pages/login/login-schema'
 import { oauthErrorMessage, readOAuthCallback } from '@/pages/oauth-errors'
 
-const message = { name: 'Marc', email: 'marc@example.com', subject: 'Démo', message: 'Bonjour' }
+const message = { name: 'Marc', email: 'marc@example.com', subject: 'Démo', message: 'Bonjour', website: '' }
 
 describe('login validation', () => {
   it('gives one French message per field', () => {

@@ -80,6 +80,12 @@ export function ContactForm({ send = sendContactMessage }: { send?: (message: Co
           className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-primary-500 focus:outline-none focus:ring-2 focus:ring-primary-500"
         />
       </div>
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label>
+          Site web
+          <input type="text" name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={(event) => update('website')(event.target.value)} />
+        </label>
+      </div>
       <Button type="submit" loading={state.kind === 'submitting'} leftIcon={<Send aria-hidden="true" className="h-4 w-4" />}>
         Envoyer le message
       </Button>

@@ -4,9 +4,11 @@ export interface ContactMessage {
   email: string
   subject: string
   message: string
+  /** The honeypot: hidden from people, so only a robot fills it in, and the function then sends nothing. */
+  website: string
 }
 
-export const EMPTY_CONTACT_MESSAGE: ContactMessage = { name: '', email: '', subject: '', message: '' }
+export const EMPTY_CONTACT_MESSAGE: ContactMessage = { name: '', email: '', subject: '', message: '', website: '' }
 
 export const CONTACT_MESSAGES = {
   required: 'Tous les champs sont obligatoires.',

@@ -8,6 +8,7 @@ import { preview, type PreviewServer } from 'vite'
 import type { TestProject } from 'vitest/node'
 import { DEV_ANON_KEY } from '../../../supabase/local/keys'
 import { startLocalBackend, type LocalBackend } from '../../../supabase/local/processes'
+import { startMailCatcher, type MailCatcher } from '../../../supabase/local/mail/catcher'
 import { CHROMIUM } from './browser'
 
 declare module 'vitest' {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     /** Where the built app is served, e.g. http://127.0.0.1:41234. */
     appUrl: string
     backendUrl: string
+    /** The mail catcher the contact function delivers to during this run (its JSON list is at /api/messages). */
+    mailboxUrl: string
   }
 }
 
@@ -60,8 +63,12 @@ export default async function setup(project: TestProject) {
   const backendLog: string[] = []
   let backend: LocalBackend | undefined
   let server: PreviewServer | undefined
+  let mailbox: MailCatcher | undefined
   try {
     backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
+    // The preview server runs the contact function in this process; a set SMTP_URL wins over its local default.
+    mailbox = await startMailCatcher({ smtpPort: 0, webPort: 0 })
+    process.env.SMTP_URL = mailbox.smtpUrl
     await buildApp(backend.url)
     server = await preview({
       root: ROOT,
@@ -73,15 +80,18 @@ export default async function setup(project: TestProject) {
   } catch (error) {
     await server?.close()
     await backend?.stop()
+    await mailbox?.close()
     console.error(backendLog.join('\n'))
     throw error
   }
 
   project.provide('appUrl', `http://127.0.0.1:${appPort}`)
   project.provide('backendUrl', backend.url)
+  project.provide('mailboxUrl', mailbox.webUrl)
   return async () => {
     await server?.close()
     await backend?.stop()
+    await mailbox?.close()
     await rm(path.join(ROOT, OUT_DIR), { recursive: true, force: true })
   }
 }
