@@ -12,7 +12,7 @@ async function fill(user: ReturnType<typeof userEvent.setup>, values: { name?: s
   if (values.message) await user.type(screen.getByLabelText(/Message/), values.message)
 }
 
-const complete = { name: 'Marc Dubois', email: 'marc@example.com', subject: 'Démo', message: 'Bonjour' }
+const complete = { name: 'Marc Dubois', email: 'marc@example.com', subject: 'Démo', message: 'Bonjour', website: '' }
 
 describe('Contact page', () => {
   it("shows the provider's details and the support promises", async () => {
