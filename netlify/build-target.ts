@@ -2,6 +2,8 @@
  * Guards `vite build`: a production bundle must point at a hosted Supabase project, never at the local
  * development server (whose keys are public). `npm run build:local` (Vite mode "local") is the explicit way round.
  */
+import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../supabase/local/keys'
+
 export const LOCAL_BUILD_MODE = 'local-server'
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1'])
@@ -30,5 +32,8 @@ export function buildRefusal({ mode, url, anonKey }: BuildTarget): string | null
   if (!url?.trim()) return `Refusing to build: VITE_SUPABASE_URL is not set.\n${hint}`
   if (isLocalSupabaseUrl(url)) return `Refusing to build: VITE_SUPABASE_URL (${url}) is the local development server.\n${hint}`
   if (!anonKey?.trim()) return `Refusing to build: VITE_SUPABASE_ANON_KEY is not set.\n${hint}`
+  if (anonKey.trim() === DEV_ANON_KEY || anonKey.trim() === DEV_SERVICE_ROLE_KEY) {
+    return `Refusing to build: VITE_SUPABASE_ANON_KEY is the local development key, which is public.\n${hint}`
+  }
   return null
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { buildRefusal, isLocalSupabaseUrl, LOCAL_BUILD_MODE } from '../../netlify/build-target'
+import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../../supabase/local/keys'
 
 describe('build guard', () => {
   it('lets a production build through when it names a hosted project', () => {
@@ -19,6 +20,12 @@ describe('build guard', () => {
 
   it('refuses a production build without an anon key', () => {
     expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: '' })).toMatch(/VITE_SUPABASE_ANON_KEY/)
+  })
+
+  it('refuses the public development keys even with a hosted URL', () => {
+    for (const key of [DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY]) {
+      expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: key })).toMatch(/local development key/)
+    }
   })
 
   it('accepts anything when asked for a local build', () => {
