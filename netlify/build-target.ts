@@ -2,7 +2,7 @@
  * Guards `vite build`: a production bundle must point at a hosted Supabase project, never at the local
  * development server (whose keys are public). `npm run build:local` (Vite mode "local") is the explicit way round.
  */
-import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../supabase/local/keys'
+import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../supabase/local/keys.js'
 
 export const LOCAL_BUILD_MODE = 'local-server'
 
