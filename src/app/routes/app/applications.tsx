@@ -1,6 +1,9 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { useCurrentUser } from '@/auth/auth-context'
+import { isAdministrator } from '@/auth/roles'
+import { ApplicationsPage } from '@/features/applications/ApplicationsPage'
 
 export function ApplicationsRoute() {
-  return <PageHeader title={appPage('applications').title} />
+  const user = useCurrentUser()
+  return <ApplicationsPage title={appPage('applications').title} canManage={isAdministrator(user)} />
 }

@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { ControlsPage } from '@/features/controls/ControlsPage'
 
 export function ControlsRoute() {
-  return <PageHeader title={appPage('controls').title} />
+  return <ControlsPage title={appPage('controls').title} />
 }

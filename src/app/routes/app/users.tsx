@@ -1,6 +1,8 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { useCurrentUser } from '@/auth/auth-context'
+import { UsersPage } from '@/features/users/UsersPage'
 
 export function UsersRoute() {
-  return <PageHeader title={appPage('users').title} />
+  const user = useCurrentUser()
+  return <UsersPage title={appPage('users').title} currentUserId={user.id} />
 }

@@ -1,0 +1,40 @@
+import { Button } from './Button'
+import { Dialog } from './Dialog'
+import { ErrorBox } from './ErrorBox'
+
+interface ConfirmDialogProps {
+  open: boolean
+  title: string
+  message: string
+  confirmLabel?: string
+  pending?: boolean
+  /** The server's refusal, shown inside the dialog, which stays open. */
+  error?: string | null
+  onConfirm: () => void
+  onClose: () => void
+}
+
+/** Asks before a destructive action; the confirm button is red. */
+export function ConfirmDialog({ open, title, message, confirmLabel = 'Supprimer', pending = false, error, onConfirm, onClose }: ConfirmDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      size="sm"
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={pending}>
+            Annuler
+          </Button>
+          <Button variant="danger" onClick={onConfirm} loading={pending}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {error && <ErrorBox message={error} className="mb-3" />}
+      <p className="text-sm text-gray-700">{message}</p>
+    </Dialog>
+  )
+}

@@ -1,0 +1,70 @@
+/** The only file of the controls feature that calls Supabase. Only admin and rssi may read control rules (RLS). */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { getSupabase } from '@/lib/supabase'
+import type { Json } from '@/lib/database.types'
+import type { ApplicationChoice, ControlRuleInput, ControlRuleRow } from './model'
+
+/** The server's French message, or SPEC §8's fallback in French when it gave none. */
+function fail(error: { message: string }, fallback = DEFAULT_ERROR_MESSAGE): never {
+  throw new Error(error.message?.trim() ? error.message : fallback)
+}
+
+const toRow = (input: ControlRuleInput) => ({ ...input, parameters: input.parameters as Json })
+
+export async function fetchControlRules(): Promise<ControlRuleRow[]> {
+  const { data, error } = await getSupabase()
+    .from('control_rules')
+    .select('*, application:application_id(name)')
+    .order('created_at', { ascending: false })
+  if (error) fail(error)
+  return (data ?? []) as unknown as ControlRuleRow[]
+}
+
+export async function fetchApplicationChoices(): Promise<ApplicationChoice[]> {
+  const { data, error } = await getSupabase().from('applications').select('id, name').order('name')
+  if (error) fail(error)
+  return data ?? []
+}
+
+export async function createControlRule(input: ControlRuleInput): Promise<void> {
+  const { error } = await getSupabase().from('control_rules').insert(toRow(input))
+  if (error) fail(error, 'Erreur lors de la création de la règle de contrôle')
+}
+
+export async function updateControlRule(id: string, input: ControlRuleInput): Promise<void> {
+  const { error } = await getSupabase().from('control_rules').update(toRow(input)).eq('id', id)
+  if (error) fail(error, 'Erreur lors de la mise à jour de la règle de contrôle')
+}
+
+export async function setControlRuleEnabled(id: string, enabled: boolean): Promise<void> {
+  const { error } = await getSupabase().from('control_rules').update({ enabled }).eq('id', id)
+  if (error) fail(error, 'Erreur lors du changement de statut de la règle de contrôle')
+}
+
+export async function deleteControlRule(id: string): Promise<void> {
+  const { error } = await getSupabase().from('control_rules').delete().eq('id', id)
+  if (error) fail(error, 'Erreur lors de la suppression de la règle de contrôle')
+}
+
+export const controlKeys = {
+  all: ['control-rules'] as const,
+  list: () => ['control-rules', 'list'] as const,
+  applications: () => ['control-rules', 'application-choices'] as const,
+}
+
+export const controlRulesQuery = () => queryOptions({ queryKey: controlKeys.list(), queryFn: fetchControlRules })
+export const applicationChoicesQuery = () => queryOptions({ queryKey: controlKeys.applications(), queryFn: fetchApplicationChoices })
+
+export const useControlRules = () => useQuery(controlRulesQuery())
+export const useApplicationChoices = (enabled: boolean) => useQuery({ ...applicationChoicesQuery(), enabled })
+
+function useInvalidatingMutation<T>(mutationFn: (variables: T) => Promise<void>) {
+  const queryClient = useQueryClient()
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: controlKeys.all }) })
+}
+
+export const useSaveControlRule = () =>
+  useInvalidatingMutation(({ id, input }: { id: string | null; input: ControlRuleInput }) => (id ? updateControlRule(id, input) : createControlRule(input)))
+export const useToggleControlRule = () => useInvalidatingMutation(({ id, enabled }: { id: string; enabled: boolean }) => setControlRuleEnabled(id, enabled))
+export const useDeleteControlRule = () => useInvalidatingMutation(deleteControlRule)

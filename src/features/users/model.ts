@@ -1,0 +1,124 @@
+/** The users page's data and SPEC §5's form rules, with SPEC §8's messages. Pure: no Supabase here. */
+import { z } from 'zod'
+import { ROLES, type Role } from '@/lib/labels'
+
+export interface UserRow {
+  id: string
+  email: string
+  first_name: string
+  last_name: string
+  role: Role
+  position: string | null
+  department: string | null
+  manager_id: string | null
+  last_login: string | null
+  created_at: string
+  updated_at: string
+  manager: { first_name: string; last_name: string } | null
+}
+
+export interface UserFormValues {
+  email: string
+  first_name: string
+  last_name: string
+  role: Role
+  position: string
+  department: string
+  /** '' stands for "Aucun manager". */
+  manager_id: string
+}
+
+export const EMPTY_USER_FORM: UserFormValues = {
+  email: '',
+  first_name: '',
+  last_name: '',
+  role: 'user',
+  position: '',
+  department: '',
+  manager_id: '',
+}
+
+export const USER_MESSAGES = {
+  emailRequired: "L'adresse e-mail est obligatoire.",
+  invalidEmail: 'Veuillez entrer une adresse email valide.',
+  firstNameRequired: 'Le prénom est obligatoire.',
+  lastNameRequired: 'Le nom est obligatoire.',
+  roleRequired: 'Le rôle est obligatoire.',
+  deleteConfirm: (name: string) => `Êtes-vous sûr de vouloir supprimer l'utilisateur ${name} ? Cette action est irréversible.`,
+} as const
+
+/** The database's own check (users_email_format). */
+export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
+
+export const userFormSchema = z.object({
+  email: z.string().trim().min(1, USER_MESSAGES.emailRequired).max(254, USER_MESSAGES.invalidEmail).regex(EMAIL_PATTERN, USER_MESSAGES.invalidEmail),
+  first_name: z.string().trim().min(1, USER_MESSAGES.firstNameRequired).max(100),
+  last_name: z.string().trim().min(1, USER_MESSAGES.lastNameRequired).max(100),
+  role: z.enum(ROLES, { message: USER_MESSAGES.roleRequired }),
+  position: z.string(),
+  department: z.string(),
+  manager_id: z.string(),
+})
+
+export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>
+
+export function validateUserForm(values: UserFormValues): UserFormErrors {
+  const result = userFormSchema.safeParse(values)
+  if (result.success) return {}
+  const errors: UserFormErrors = {}
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as keyof UserFormValues
+    errors[field] ??= issue.message
+  }
+  return errors
+}
+
+export interface UserInput {
+  email: string
+  first_name: string
+  last_name: string
+  role: Role
+  position: string | null
+  department: string | null
+  manager_id: string | null
+}
+
+/** Trimmed values; empty optional texts and "Aucun manager" become null. */
+export function toUserInput(values: UserFormValues): UserInput {
+  const optional = (value: string) => (value.trim() === '' ? null : value.trim())
+  return {
+    email: values.email.trim(),
+    first_name: values.first_name.trim(),
+    last_name: values.last_name.trim(),
+    role: values.role,
+    position: optional(values.position),
+    department: optional(values.department),
+    manager_id: values.manager_id === '' ? null : values.manager_id,
+  }
+}
+
+export function userToForm(user: UserRow): UserFormValues {
+  return {
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    role: user.role,
+    position: user.position ?? '',
+    department: user.department ?? '',
+    manager_id: user.manager_id ?? '',
+  }
+}
+
+export function userFullName(user: { first_name: string; last_name: string } | null | undefined): string {
+  if (!user) return '-'
+  return [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || '-'
+}
+
+/** SPEC §5: people with the manager role, never the person being edited. */
+export function managerChoices(users: Pick<UserRow, 'id' | 'role' | 'first_name' | 'last_name'>[], editingId: string | null) {
+  return users
+    .filter((user) => user.role === 'manager' && user.id !== editingId)
+    .sort((a, b) => userFullName(a).localeCompare(userFullName(b), 'fr'))
+}
+
+export const orDash = (value: string | null | undefined) => (value && value.trim() !== '' ? value : '-')

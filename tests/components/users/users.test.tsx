@@ -1,0 +1,140 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { UserFormDialog } from '@/features/users/UserFormDialog'
+import { UsersPage } from '@/features/users/UsersPage'
+import { EMPTY_USER_FORM, managerChoices, userToForm, type UserRow } from '@/features/users/model'
+
+function person(overrides: Partial<UserRow>): UserRow {
+  return {
+    id: 'id',
+    email: 'x@example.com',
+    first_name: 'X',
+    last_name: 'Y',
+    role: 'user',
+    position: null,
+    department: null,
+    manager_id: null,
+    last_login: null,
+    created_at: '2025-01-01T00:00:00Z',
+    updated_at: '2025-01-01T00:00:00Z',
+    manager: null,
+    ...overrides,
+  }
+}
+
+const admin = person({ id: 'admin-1', email: 'admin@example.com', first_name: 'Alice', last_name: 'Admin', role: 'admin', last_login: '2025-03-05T13:30:00Z' })
+const manager = person({ id: 'mgr-1', email: 'manager@example.com', first_name: 'Marc', last_name: 'Dubois', role: 'manager', department: 'Finance' })
+const otherManager = person({ id: 'mgr-2', email: 'manager2@example.com', first_name: 'Nina', last_name: 'Durand', role: 'manager' })
+const employee = person({ id: 'user-1', email: 'user@example.com', first_name: 'Ulysse', last_name: 'User', manager_id: 'mgr-1', manager: { first_name: 'Marc', last_name: 'Dubois' } })
+const everyone = [admin, manager, otherManager, employee]
+
+const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
+
+vi.mock('@/features/users/api', () => ({
+  useUsers: () => ({ isPending: false, isError: false, data: everyone }),
+  useSaveUser: () => mutation,
+  useDeleteUser: () => mutation,
+}))
+
+describe('UsersPage', () => {
+  it("lists people with their French role, '-' for an empty position, the manager and 'Jamais' without a login", () => {
+    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    const row = screen.getByRole('row', { name: /Ulysse User/ })
+    expect(within(row).getByText('Utilisateur')).toBeInTheDocument()
+    expect(within(row).getAllByText('-').length).toBeGreaterThan(0)
+    expect(within(row).getByText('Marc Dubois')).toBeInTheDocument()
+    expect(within(row).getByText('Jamais')).toBeInTheDocument()
+    expect(within(screen.getByRole('row', { name: /Alice Admin/ })).getByText('Administrateur')).toBeInTheDocument()
+  })
+
+  it('never offers to delete oneself', () => {
+    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    expect(screen.queryByRole('button', { name: 'Supprimer Alice Admin' })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Supprimer Ulysse User' })).toBeInTheDocument()
+  })
+
+  it('asks for confirmation with the exact French text', async () => {
+    const user = userEvent.setup()
+    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    await user.click(screen.getByRole('button', { name: 'Supprimer Ulysse User' }))
+    expect(screen.getByRole('dialog')).toHaveTextContent("Êtes-vous sûr de vouloir supprimer l'utilisateur Ulysse User ? Cette action est irréversible.")
+  })
+
+  it('offers as manager choices the managers other than the person edited, and Aucun manager', async () => {
+    const user = userEvent.setup()
+    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    await user.click(screen.getByRole('button', { name: 'Modifier Marc Dubois' }))
+    const options = within(screen.getByLabelText('Manager')).getAllByRole('option').map((option) => option.textContent)
+    expect(options).toEqual(['Aucun manager', 'Nina Durand'])
+  })
+
+  it('locks the role of the signed-in administrator', async () => {
+    const user = userEvent.setup()
+    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    await user.click(screen.getByRole('button', { name: 'Modifier Alice Admin' }))
+    expect(screen.getByLabelText(/^Rôle/)).toBeDisabled()
+  })
+})
+
+describe('UserFormDialog', () => {
+  const renderForm = (onSubmit = vi.fn().mockResolvedValue(undefined)) => {
+    render(<UserFormDialog editing={false} initialValues={EMPTY_USER_FORM} managers={managerChoices(everyone, null)} onSubmit={onSubmit} onClose={vi.fn()} />)
+    return onSubmit
+  }
+
+  it('requires the e-mail and both names, with the role defaulting to Utilisateur', async () => {
+    const user = userEvent.setup()
+    const onSubmit = renderForm()
+    expect(screen.getByLabelText(/^Rôle/)).toHaveValue('user')
+    await user.click(screen.getByRole('button', { name: 'Créer' }))
+    expect(screen.getByText("L'adresse e-mail est obligatoire.")).toBeInTheDocument()
+    expect(screen.getByText('Le prénom est obligatoire.')).toBeInTheDocument()
+    expect(screen.getByText('Le nom est obligatoire.')).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('refuses a malformed e-mail address', async () => {
+    const user = userEvent.setup()
+    const onSubmit = renderForm()
+    await user.type(screen.getByLabelText(/Adresse e-mail/), 'pas-une-adresse')
+    await user.type(screen.getByLabelText(/^Prénom/), 'Jean')
+    await user.type(screen.getByLabelText(/^Nom/), 'Martin')
+    await user.click(screen.getByRole('button', { name: 'Créer' }))
+    expect(screen.getByText('Veuillez entrer une adresse email valide.')).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('sends trimmed values, null for the empty optional fields and Aucun manager', async () => {
+    const user = userEvent.setup()
+    const onSubmit = renderForm()
+    await user.type(screen.getByLabelText(/Adresse e-mail/), ' jean@example.com ')
+    await user.type(screen.getByLabelText(/^Prénom/), 'Jean')
+    await user.type(screen.getByLabelText(/^Nom/), 'Martin')
+    await user.selectOptions(screen.getByLabelText(/^Rôle/), 'manager')
+    await user.click(screen.getByRole('button', { name: 'Créer' }))
+    expect(onSubmit).toHaveBeenCalledWith({
+      email: 'jean@example.com',
+      first_name: 'Jean',
+      last_name: 'Martin',
+      role: 'manager',
+      position: null,
+      department: null,
+      manager_id: null,
+    })
+  })
+
+  it("shows the server's French refusal inside the dialog", async () => {
+    const user = userEvent.setup()
+    render(
+      <UserFormDialog
+        editing
+        initialValues={userToForm(employee)}
+        managers={managerChoices(everyone, employee.id)}
+        onSubmit={vi.fn().mockRejectedValue(new Error('Vous ne pouvez pas modifier votre propre rôle.'))}
+        onClose={vi.fn()}
+      />,
+    )
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('Vous ne pouvez pas modifier votre propre rôle.')
+  })
+})

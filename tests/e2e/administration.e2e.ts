@@ -1,0 +1,143 @@
+import { createClient } from '@supabase/supabase-js'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { inject } from 'vitest'
+import ws from 'ws'
+import { DEV_ANON_KEY } from '../../supabase/local/keys'
+import { DEMO_PASSWORD, launchBrowser, mainMenu, newContext, signIn } from './support/browser'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+beforeEach(async () => {
+  context = await newContext(browser)
+  page = await context.newPage()
+})
+afterEach(async () => {
+  await context?.close()
+})
+
+// Unique names: other e2e files share this backend, and nothing here touches the demo data they rely on.
+const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+const appName = `E2E App ${suffix}`
+const appRenamed = `E2E App ${suffix} bis`
+const userEmail = `e2e-admin-${suffix}@example.com`
+const userLast = `Essai${suffix}`
+const ruleName = `E2E Règle ${suffix}`
+
+async function openPage(menuLabel: string, heading: string) {
+  await mainMenu(page).getByRole('link', { name: menuLabel }).click()
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
+}
+
+describe('administration as admin', () => {
+  it('creates, edits and deletes an application, a user and a control rule', async () => {
+    await signIn(page, 'admin@example.com')
+
+    // Application, with the demo RA and BPO Métier as owners.
+    await openPage('Applications', 'Applications')
+    await page.getByRole('button', { name: 'Nouvelle application' }).click()
+    let dialog = page.getByRole('dialog', { name: 'Nouvelle application' })
+    await dialog.locator('input[name="name"]').fill(appName)
+    await dialog.locator('textarea[name="description"]').fill('Créée par le test de bout en bout')
+    await dialog.locator('select[name="ra_id"]').selectOption({ label: 'Nadia Moreau' })
+    await dialog.locator('select[name="bpo_metier_id"]').selectOption({ label: 'Sophie Bernard' })
+    await dialog.getByRole('button', { name: 'Créer' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const appRow = page.getByRole('row', { name: new RegExp(appName) })
+    await appRow.getByText('Nadia Moreau').waitFor()
+    await appRow.getByText('Sophie Bernard').waitFor()
+
+    // Edit it: rename.
+    await page.getByRole('button', { name: `Modifier ${appName}` }).click()
+    dialog = page.getByRole('dialog', { name: "Modifier l'application" })
+    await dialog.locator('input[name="name"]').fill(appRenamed)
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('cell', { name: appRenamed, exact: true }).waitFor()
+
+    // User.
+    await openPage('Utilisateurs', 'Utilisateurs')
+    await page.getByRole('button', { name: 'Nouvel utilisateur' }).click()
+    dialog = page.getByRole('dialog', { name: 'Nouvel utilisateur' })
+    await dialog.locator('input[name="email"]').fill(userEmail)
+    await dialog.locator('input[name="first_name"]').fill('Eve')
+    await dialog.locator('input[name="last_name"]').fill(userLast)
+    await dialog.locator('input[name="position"]').fill('Testeuse')
+    await dialog.getByRole('button', { name: 'Créer' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const userRow = page.getByRole('row', { name: new RegExp(userEmail) })
+    await userRow.getByText('Utilisateur', { exact: true }).waitFor()
+    await userRow.getByText('Jamais').waitFor()
+
+    // Control rule on the new application, then toggled off.
+    await openPage('Contrôles', 'Contrôles')
+    await page.getByRole('button', { name: 'Nouvelle règle' }).click()
+    dialog = page.getByRole('dialog', { name: 'Nouvelle règle de contrôle' })
+    await dialog.locator('input[name="name"]').fill(ruleName)
+    await dialog.getByLabel(/Règle globale/).uncheck()
+    await dialog.locator('select[name="application_id"]').selectOption({ label: appRenamed })
+    await dialog.locator('textarea[name="parameters"]').fill('{oops')
+    await dialog.getByRole('button', { name: 'Créer' }).click()
+    await dialog.getByText('Paramètres JSON invalides').waitFor()
+    await dialog.locator('textarea[name="parameters"]').fill('{"inactivity_threshold": 45}')
+    await dialog.getByRole('button', { name: 'Créer' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const ruleRow = page.getByRole('row', { name: new RegExp(ruleName) })
+    await ruleRow.getByText('Active', { exact: true }).waitFor()
+    await ruleRow.getByText(appRenamed).waitFor()
+    await page.getByRole('button', { name: `Désactiver ${ruleName}` }).click()
+    await ruleRow.getByText('Inactive', { exact: true }).waitFor()
+
+    // Clean up: the rule, the user, then the application.
+    await page.getByRole('button', { name: `Supprimer ${ruleName}` }).click()
+    await page.getByRole('dialog', { name: 'Supprimer la règle' }).getByRole('button', { name: 'Supprimer' }).click()
+    await ruleRow.waitFor({ state: 'detached' })
+
+    await openPage('Utilisateurs', 'Utilisateurs')
+    await page.getByRole('button', { name: `Supprimer Eve ${userLast}` }).click()
+    dialog = page.getByRole('dialog', { name: "Supprimer l'utilisateur" })
+    await dialog.getByText(`Êtes-vous sûr de vouloir supprimer l'utilisateur Eve ${userLast} ? Cette action est irréversible.`).waitFor()
+    await dialog.getByRole('button', { name: 'Supprimer' }).click()
+    await page.getByRole('row', { name: new RegExp(userEmail) }).waitFor({ state: 'detached' })
+
+    await openPage('Applications', 'Applications')
+    await page.getByRole('button', { name: `Supprimer ${appRenamed}` }).click()
+    await page.getByRole('dialog', { name: "Supprimer l'application" }).getByRole('button', { name: 'Supprimer' }).click()
+    await page.getByRole('cell', { name: appRenamed, exact: true }).waitFor({ state: 'detached' })
+  })
+
+  it('shows the Applications list without actions to an RA', async () => {
+    await signIn(page, 'ra@example.com')
+    await openPage('Applications', 'Applications')
+    await page.getByRole('cell', { name: 'SAP Finance', exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: 'Nouvelle application' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^(Modifier|Supprimer) / }).count()).toBe(0)
+  })
+})
+
+describe('server-side permissions', () => {
+  it("refuses a non-administrator's write with the French message", async () => {
+    const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      // Node 20 has no WebSocket of its own; realtime is unused but the client builds it.
+      realtime: { transport: ws as never },
+    })
+    const { error: signInError } = await client.auth.signInWithPassword({ email: 'user@example.com', password: DEMO_PASSWORD })
+    expect(signInError).toBeNull()
+    const { data, error } = await client.rpc('create_application', {
+      name: `E2E refus ${suffix}`,
+      ra_id: '00000000-0000-4000-a000-000000000005',
+      bpo_metier_id: '00000000-0000-4000-a000-000000000003',
+    })
+    expect(data).toBeNull()
+    expect(error?.message).toBe('Seuls les administrateurs et le RSSI peuvent créer une application.')
+    await client.auth.signOut()
+  })
+})
