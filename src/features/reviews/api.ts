@@ -1,0 +1,115 @@
+/** The only file of the reviews feature that calls Supabase. */
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { getSupabase } from '@/lib/supabase'
+import type { DecisionInput, OwnRight, QueueItem, ReviewDeadline, RightsSummary } from './model'
+
+/** The largest page the API serves (p_limit 1..1000). */
+export const QUEUE_PAGE_SIZE = 1000
+
+function fail(error: { message: string }): never {
+  throw new Error(error.message)
+}
+
+/** Every right awaiting the caller's decision, keyset-paged on right_id so that nothing is cut at 1000. */
+export async function fetchReviewQueue(): Promise<QueueItem[]> {
+  const items: QueueItem[] = []
+  let afterId: string | undefined
+  for (;;) {
+    const { data, error } = await getSupabase().rpc('review_queue', { p_after_id: afterId, p_limit: QUEUE_PAGE_SIZE })
+    if (error) fail(error)
+    const page = (data ?? []) as unknown as QueueItem[]
+    items.push(...page)
+    if (page.length < QUEUE_PAGE_SIZE) return items
+    afterId = page[page.length - 1]?.right_id
+  }
+}
+
+export async function fetchReviewQueueCount(): Promise<number> {
+  const { data, error } = await getSupabase().rpc('review_queue_count', {})
+  if (error) fail(error)
+  return Number(data ?? 0)
+}
+
+export async function fetchRightsSummary(): Promise<RightsSummary> {
+  const { data, error } = await getSupabase().rpc('my_rights_summary')
+  if (error) fail(error)
+  const row = (Array.isArray(data) ? data[0] : data) as Partial<RightsSummary> | null | undefined
+  return {
+    rights_count: Number(row?.rights_count ?? 0),
+    pending_count: Number(row?.pending_count ?? 0),
+    validated_count: Number(row?.validated_count ?? 0),
+    refused_count: Number(row?.refused_count ?? 0),
+  }
+}
+
+export async function fetchReviewDeadline(): Promise<ReviewDeadline | null> {
+  const { data, error } = await getSupabase().rpc('my_review_deadline')
+  if (error) fail(error)
+  const rows = (data ?? []) as unknown as ReviewDeadline[]
+  return rows[0] ?? null
+}
+
+const OWN_RIGHTS_PAGE = 1000
+
+/** The caller's own rights, newest grant first, every page. */
+export async function fetchOwnRights(userId: string): Promise<OwnRight[]> {
+  const rights: OwnRight[] = []
+  for (let from = 0; ; from += OWN_RIGHTS_PAGE) {
+    const { data, error } = await getSupabase()
+      .from('user_rights')
+      .select('id, status, role_name, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name,end_date)')
+      .eq('user_id', userId)
+      .order('granted_at', { ascending: false })
+      .order('id', { ascending: true })
+      .range(from, from + OWN_RIGHTS_PAGE - 1)
+    if (error) fail(error)
+    const page = (data ?? []) as unknown as OwnRight[]
+    rights.push(...page)
+    if (page.length < OWN_RIGHTS_PAGE) return rights
+  }
+}
+
+/** One decision, through the database's workflow; a refusal carries its French message. */
+export async function validateRight({ rightId, status, comment }: DecisionInput): Promise<void> {
+  const trimmed = comment.trim()
+  const { error } = await getSupabase().rpc('validate_user_right', {
+    right_id: rightId,
+    new_status: status,
+    ...(trimmed ? { comment: trimmed } : {}),
+  })
+  if (error) fail(error)
+}
+
+export const reviewKeys = {
+  all: ['reviews'] as const,
+  queue: () => ['reviews', 'queue'] as const,
+  queueCount: () => ['reviews', 'queue-count'] as const,
+  summary: () => ['reviews', 'summary'] as const,
+  deadline: () => ['reviews', 'deadline'] as const,
+  ownRights: (userId: string) => ['reviews', 'own-rights', userId] as const,
+}
+
+export const reviewQueueQuery = () => queryOptions({ queryKey: reviewKeys.queue(), queryFn: fetchReviewQueue })
+export const reviewQueueCountQuery = () =>
+  queryOptions({ queryKey: reviewKeys.queueCount(), queryFn: fetchReviewQueueCount, refetchInterval: 60_000 })
+export const rightsSummaryQuery = () => queryOptions({ queryKey: reviewKeys.summary(), queryFn: fetchRightsSummary })
+export const reviewDeadlineQuery = () => queryOptions({ queryKey: reviewKeys.deadline(), queryFn: fetchReviewDeadline })
+export const ownRightsQuery = (userId: string) =>
+  queryOptions({ queryKey: reviewKeys.ownRights(userId), queryFn: () => fetchOwnRights(userId) })
+
+export const useReviewQueue = () => useQuery(reviewQueueQuery())
+export const useReviewQueueCount = () => useQuery(reviewQueueCountQuery())
+export const useRightsSummary = () => useQuery(rightsSummaryQuery())
+export const useReviewDeadline = () => useQuery(reviewDeadlineQuery())
+export const useOwnRights = (userId: string) => useQuery(ownRightsQuery(userId))
+
+/** Everything a decision can change: the queue, its count, the caller's rights and counters. */
+export function invalidateReviews(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: reviewKeys.all })
+}
+
+/** One decision; on success every review query is refreshed. */
+export function useValidateRight(decide: (input: DecisionInput) => Promise<void> = validateRight) {
+  const queryClient = useQueryClient()
+  return useMutation({ mutationFn: decide, onSuccess: () => invalidateReviews(queryClient) })
+}

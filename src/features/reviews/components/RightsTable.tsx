@@ -1,0 +1,57 @@
+import { Button } from '@/components/ui/Button'
+import { StatusBadge } from '@/components/ui/StatusBadge'
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { formatDate } from '@/lib/dates'
+import { lastUseText, type Decision, type OwnRight } from '../model'
+
+interface RightsTableProps {
+  rights: readonly OwnRight[]
+  onDecide: (right: OwnRight, decision: Decision) => void
+}
+
+/** SPEC §2's 'Droits à revoir': Valider and Refuser only on pending rights. */
+export function RightsTable({ rights, onDecide }: RightsTableProps) {
+  return (
+    <Table caption="Droits à revoir">
+      <TableHead>
+        <tr>
+          <TableHeaderCell>Application</TableHeaderCell>
+          <TableHeaderCell>Rôle</TableHeaderCell>
+          <TableHeaderCell>Date d&apos;attribution</TableHeaderCell>
+          <TableHeaderCell>Dernière utilisation</TableHeaderCell>
+          <TableHeaderCell>Statut</TableHeaderCell>
+          <TableHeaderCell>Actions</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {rights.length === 0 && <TableEmptyRow colSpan={6} message="Aucun droit à revoir." />}
+        {rights.map((right) => {
+          const application = right.application?.name ?? '-'
+          return (
+            <TableRow key={right.id}>
+              <TableCell>{application}</TableCell>
+              <TableCell>{right.role_name}</TableCell>
+              <TableCell>{formatDate(right.granted_at)}</TableCell>
+              <TableCell>{lastUseText(right.last_used_at, (value) => formatDate(value))}</TableCell>
+              <TableCell>
+                <StatusBadge status={right.status} />
+              </TableCell>
+              <TableCell>
+                {right.status === 'pending' && (
+                  <div className="flex gap-2">
+                    <Button size="sm" variant="success" onClick={() => onDecide(right, 'approve')} aria-label={`Valider ${application} — ${right.role_name}`}>
+                      Valider
+                    </Button>
+                    <Button size="sm" variant="danger" onClick={() => onDecide(right, 'refuse')} aria-label={`Refuser ${application} — ${right.role_name}`}>
+                      Refuser
+                    </Button>
+                  </div>
+                )}
+              </TableCell>
+            </TableRow>
+          )
+        })}
+      </TableBody>
+    </Table>
+  )
+}

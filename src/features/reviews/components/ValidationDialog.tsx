@@ -1,0 +1,107 @@
+import { useId, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { Dialog } from '@/components/ui/Dialog'
+import { Button } from '@/components/ui/Button'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { rightStatusLabel } from '@/lib/labels'
+import { invalidateReviews, validateRight } from '../api'
+import { decisionLabels, type Decision, type DecisionInput, type DecisionTarget } from '../model'
+
+export interface ValidationDialogProps {
+  /** The right being decided; the dialog is closed when null. */
+  target: DecisionTarget | null
+  onClose: () => void
+  /** The call that records the decision; the real one by default, a stub in tests. */
+  decide?: (input: DecisionInput) => Promise<void>
+}
+
+/**
+ * SPEC §2's validation dialog: application, role and user, an optional comment, Annuler / Refuser / Valider. On
+ * success it closes and every review list refreshes; on failure it stays open with the server's message.
+ */
+export function ValidationDialog({ target, onClose, decide = validateRight }: ValidationDialogProps) {
+  return target ? <OpenValidationDialog key={target.rightId} target={target} onClose={onClose} decide={decide} /> : null
+}
+
+function OpenValidationDialog({ target, onClose, decide }: { target: DecisionTarget; onClose: () => void; decide: (input: DecisionInput) => Promise<void> }) {
+  const queryClient = useQueryClient()
+  const commentId = useId()
+  const [comment, setComment] = useState('')
+  const [pending, setPending] = useState<Decision | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const labels = decisionLabels(target)
+
+  const submit = async (decision: Decision) => {
+    const status = decision === 'approve' ? target.approveStatus : target.refuseStatus
+    if (!status) return
+    setPending(decision)
+    setError(null)
+    try {
+      await decide({ rightId: target.rightId, status, comment })
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure))
+      setPending(null)
+      return
+    }
+    setPending(null)
+    onClose()
+    void invalidateReviews(queryClient)
+  }
+
+  const busy = pending !== null
+  return (
+    <Dialog
+      open
+      onClose={() => {
+        if (!busy) onClose()
+      }}
+      title="Revue du droit"
+      description="Votre décision est horodatée et conservée comme preuve d'audit."
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose} disabled={busy}>
+            Annuler
+          </Button>
+          {target.refuseStatus && (
+            <Button variant="danger" onClick={() => void submit('refuse')} loading={pending === 'refuse'} disabled={busy}>
+              {labels.refuse}
+            </Button>
+          )}
+          {target.approveStatus && (
+            <Button variant="success" onClick={() => void submit('approve')} loading={pending === 'approve'} disabled={busy}>
+              {labels.approve}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <dl className="grid grid-cols-3 gap-x-4 gap-y-2 text-sm">
+        <dt className="font-medium text-gray-600">Application</dt>
+        <dd className="col-span-2 text-gray-900">{target.applicationName}</dd>
+        <dt className="font-medium text-gray-600">Rôle</dt>
+        <dd className="col-span-2 text-gray-900">{target.roleName}</dd>
+        <dt className="font-medium text-gray-600">Utilisateur</dt>
+        <dd className="col-span-2 text-gray-900">{target.holderName}</dd>
+        {target.approveStatus === 'treated' && (
+          <>
+            <dt className="font-medium text-gray-600">Décision</dt>
+            <dd className="col-span-2 text-gray-900">
+              {labels.approve} → {rightStatusLabel('treated')}
+            </dd>
+          </>
+        )}
+      </dl>
+      <label htmlFor={commentId} className="mb-1 mt-4 block text-sm font-medium text-gray-700">
+        Commentaire (facultatif)
+      </label>
+      <textarea
+        id={commentId}
+        value={comment}
+        onChange={(event) => setComment(event.target.value)}
+        rows={3}
+        className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm focus:border-primary-500 focus:outline-none focus:ring-1 focus:ring-primary-500"
+      />
+      {error && <ErrorBox className="mt-4" message={error} />}
+    </Dialog>
+  )
+}

@@ -1,0 +1,155 @@
+import { render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useState, type ReactNode } from 'react'
+import { vi } from 'vitest'
+import { reviewKeys } from '@/features/reviews/api'
+import { ReviewQueue } from '@/features/reviews/components/ReviewQueue'
+import { ValidationDialog } from '@/features/reviews/components/ValidationDialog'
+import type { DecisionInput, DecisionTarget, QueueItem } from '@/features/reviews/model'
+
+function setup(ui: ReactNode) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+  const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+  const user = userEvent.setup()
+  render(<QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>)
+  return { user, invalidate }
+}
+
+const target: DecisionTarget = {
+  rightId: 'right-1',
+  applicationName: 'Active Directory',
+  roleName: 'Utilisateur VPN',
+  holderName: 'Julie Martin',
+  approveStatus: 'validated_user',
+  refuseStatus: 'refused_user',
+}
+
+function DialogHost({ decide }: { decide: (input: DecisionInput) => Promise<void> }) {
+  const [current, setCurrent] = useState<DecisionTarget | null>(target)
+  return <ValidationDialog target={current} onClose={() => setCurrent(null)} decide={decide} />
+}
+
+describe('Validation dialog', () => {
+  it('shows application, role and user, an optional comment and Annuler / Refuser / Valider', () => {
+    setup(<DialogHost decide={vi.fn()} />)
+    const dialog = screen.getByRole('dialog', { name: 'Revue du droit' })
+    expect(within(dialog).getByText('Active Directory')).toBeInTheDocument()
+    expect(within(dialog).getByText('Utilisateur VPN')).toBeInTheDocument()
+    expect(within(dialog).getByText('Julie Martin')).toBeInTheDocument()
+    expect(within(dialog).getByLabelText('Commentaire (facultatif)')).toBeInTheDocument()
+    expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['', 'Annuler', 'Refuser', 'Valider'])
+  })
+
+  it('closes on success and refreshes the review lists', async () => {
+    const decide = vi.fn().mockResolvedValue(undefined)
+    const { user, invalidate } = setup(<DialogHost decide={decide} />)
+    await user.type(screen.getByLabelText('Commentaire (facultatif)'), "Je n'en ai plus besoin")
+    await user.click(screen.getByRole('button', { name: 'Refuser' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(decide).toHaveBeenCalledWith({ rightId: 'right-1', status: 'refused_user', comment: "Je n'en ai plus besoin" })
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.all })
+  })
+
+  it("stays open with the server's French message on failure", async () => {
+    const decide = vi.fn().mockRejectedValue(new Error("Ce droit n'est plus en attente de votre décision."))
+    const { user, invalidate } = setup(<DialogHost decide={decide} />)
+    await user.click(screen.getByRole('button', { name: 'Valider' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent("Ce droit n'est plus en attente de votre décision.")
+    expect(screen.getByRole('dialog', { name: 'Revue du droit' })).toBeInTheDocument()
+    expect(decide).toHaveBeenCalledWith({ rightId: 'right-1', status: 'validated_user', comment: '' })
+    expect(invalidate).not.toHaveBeenCalled()
+  })
+})
+
+function queueItem(id: string, overrides: Partial<QueueItem> = {}): QueueItem {
+  return {
+    right_id: id,
+    holder_id: 'h-emma',
+    holder_name: 'Emma Girard',
+    holder_email: 'emma.girard@example.com',
+    holder_position: null,
+    holder_department: null,
+    application_id: 'a-sn',
+    application_name: 'ServiceNow',
+    role_name: `Rôle ${id}`,
+    account_type: 'standard',
+    justification: null,
+    status: 'pending',
+    granted_at: '2023-01-10',
+    last_used_at: null,
+    campaign_id: 'c1',
+    campaign_name: 'Revue T4 2026 — comptes standard',
+    campaign_status: 'active',
+    campaign_end_date: '2026-12-15',
+    stage: 'manager',
+    approve_status: 'validated_manager',
+    refuse_status: 'refused_manager',
+    days_unused: null,
+    suggests_refusal: true,
+    recommendation: 'Jamais utilisé',
+    ...overrides,
+  }
+}
+
+describe('Review queue', () => {
+  const items = [
+    queueItem('r1'),
+    queueItem('r2', { holder_id: 'h-lucas', holder_name: 'Lucas Bonnet', holder_email: 'lucas.bonnet@example.com', application_id: 'a-sap', application_name: 'SAP Finance', last_used_at: '2026-07-01', days_unused: 140, recommendation: 'Inutilisé depuis 140 jours' }),
+    queueItem('r3', { last_used_at: '2026-11-10', days_unused: 11, suggests_refusal: false, recommendation: null }),
+  ]
+
+  it('groups by person and shows the inactivity recommendation', () => {
+    setup(<ReviewQueue items={items} decide={vi.fn()} />)
+    const table = screen.getByRole('table', { name: 'Droits en attente de ma décision' })
+    const headers = within(table).getAllByRole('rowheader').map((cell) => cell.textContent)
+    expect(headers[0]).toContain('Emma Girard')
+    expect(headers[1]).toContain('Lucas Bonnet')
+    expect(within(table).getByText('Jamais utilisé')).toBeInTheDocument()
+    expect(within(table).getByText('Inutilisé depuis 140 jours')).toBeInTheDocument()
+  })
+
+  it('filters by application', async () => {
+    const { user } = setup(<ReviewQueue items={items} decide={vi.fn()} />)
+    await user.selectOptions(screen.getByLabelText('Application'), 'SAP Finance')
+    expect(screen.queryByRole('checkbox', { name: /Rôle r1/ })).not.toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: /Rôle r2/ })).toBeInTheDocument()
+  })
+
+  it('decides the selected rights one call each, with one comment, and reports failures right by right', async () => {
+    const decide = vi.fn(async (input: DecisionInput) => {
+      if (input.rightId === 'r2') throw new Error('Décision impossible : ce droit a déjà été revu.')
+    })
+    const { user, invalidate } = setup(<ReviewQueue items={items} decide={decide} />)
+    await user.click(screen.getByRole('checkbox', { name: /Rôle r1/ }))
+    await user.click(screen.getByRole('checkbox', { name: /Rôle r2/ }))
+    await user.click(screen.getByRole('checkbox', { name: /Rôle r3/ }))
+    expect(screen.getByText('3 droit(s) sélectionné(s).')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Commentaire pour la sélection (facultatif)'), 'Revue trimestrielle')
+    await user.click(screen.getByRole('button', { name: 'Refuser la sélection' }))
+
+    const failures = await screen.findByRole('list', { name: 'Décisions refusées' })
+    expect(within(failures).getAllByRole('listitem').map((entry) => entry.textContent)).toEqual([
+      'SAP Finance — Rôle r2 (Lucas Bonnet) : Décision impossible : ce droit a déjà été revu.',
+    ])
+    expect(screen.getByText('2 décision(s) enregistrée(s).')).toBeInTheDocument()
+    expect(decide.mock.calls.map(([input]) => input)).toEqual([
+      { rightId: 'r1', status: 'refused_manager', comment: 'Revue trimestrielle' },
+      { rightId: 'r2', status: 'refused_manager', comment: 'Revue trimestrielle' },
+      { rightId: 'r3', status: 'refused_manager', comment: 'Revue trimestrielle' },
+    ])
+    // The failed right stays selected for another try; the list is refreshed.
+    expect(screen.getByText('1 droit(s) sélectionné(s).')).toBeInTheDocument()
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.all })
+  })
+
+  it('opens the validation dialog for one right', async () => {
+    const decide = vi.fn().mockResolvedValue(undefined)
+    const { user } = setup(<ReviewQueue items={items} decide={decide} />)
+    await user.click(screen.getByRole('button', { name: 'Valider SAP Finance — Rôle r2 (Lucas Bonnet)' }))
+    const dialog = screen.getByRole('dialog', { name: 'Revue du droit' })
+    await user.click(within(dialog).getByRole('button', { name: 'Valider' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(decide).toHaveBeenCalledWith({ rightId: 'r2', status: 'validated_manager', comment: '' })
+  })
+})
