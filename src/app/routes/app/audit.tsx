@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { AuditPage } from '@/features/audit/AuditPage'
 
 export function AuditRoute() {
-  return <PageHeader title={appPage('audit').title} />
+  return <AuditPage title={appPage('audit').title} />
 }

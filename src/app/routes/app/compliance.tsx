@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { CompliancePage } from '@/features/compliance/CompliancePage'
 
 export function ComplianceRoute() {
-  return <PageHeader title={appPage('compliance').title} />
+  return <CompliancePage title={appPage('compliance').title} />
 }

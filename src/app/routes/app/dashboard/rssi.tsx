@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { RssiDashboard } from '@/features/compliance/RssiDashboard'
 
 export function RssiDashboardRoute() {
-  return <PageHeader title={appPage('dashboard').title} />
+  return <RssiDashboard title={appPage('dashboard').title} />
 }

@@ -1,0 +1,120 @@
+/** The audit page's data and pure rules (SPEC §2 audit page, §9: 100 entries per page, newest first). */
+import type { CsvCell } from '@/lib/csv'
+import { formatDateTime } from '@/lib/dates'
+
+/** SPEC §9's fetch limit of 100 becomes the page size. */
+export const AUDIT_PAGE_SIZE = 100
+/** Page size of the export's keyset walk: the API's cap. */
+export const AUDIT_EXPORT_PAGE_SIZE = 1000
+/** rssi_audit_filters names events without a person with this id. */
+export const SYSTEM_USER_ID = '00000000-0000-0000-0000-000000000000'
+
+export interface AuditEvent {
+  id: number
+  user_id: string | null
+  user_email: string | null
+  user_name: string | null
+  action: string
+  resource_type: string
+  resource_id: string | null
+  details: unknown
+  timestamp: string
+  ip_address: string | null
+}
+
+export interface AuditUserOption {
+  user_id: string
+  user_email: string | null
+  user_name: string | null
+}
+
+export interface AuditFilterOptions {
+  actions: string[]
+  users: AuditUserOption[]
+}
+
+export interface AuditFilters {
+  search: string
+  userId: string
+  action: string
+  /** 'yyyy-MM-dd', both included; '' = no bound. */
+  from: string
+  to: string
+}
+
+export const EMPTY_AUDIT_FILTERS: AuditFilters = { search: '', userId: '', action: '', from: '', to: '' }
+
+export const ACTION_LABELS: Record<string, string> = {
+  create: 'Création',
+  update: 'Modification',
+  delete: 'Suppression',
+  decide: 'Décision',
+  start_campaign: 'Lancement de campagne',
+  complete_campaign: 'Clôture de campagne',
+}
+
+/** French for the known actions, the raw code otherwise. */
+export function actionLabel(action: string): string {
+  return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] as string) : action
+}
+
+export function auditUserLabel(event: Pick<AuditEvent, 'user_id' | 'user_name' | 'user_email'>): string {
+  if (!event.user_id || event.user_id === SYSTEM_USER_ID) return event.user_name || event.user_email || 'Système'
+  return event.user_name || event.user_email || event.user_id
+}
+
+export function userOptionLabel(option: AuditUserOption): string {
+  if (option.user_id === SYSTEM_USER_ID) return 'Système'
+  if (option.user_name && option.user_email) return `${option.user_name} (${option.user_email})`
+  return option.user_name || option.user_email || option.user_id
+}
+
+/** The details as indented JSON text (shown in a <pre>, never as HTML). */
+export function detailsText(details: unknown): string {
+  if (details === null || details === undefined) return ''
+  if (typeof details === 'string') return details
+  return JSON.stringify(details, null, 2)
+}
+
+export const ipText = (ip: string | null | undefined) => (ip ? ip : '-')
+
+export function auditArgs(filters: AuditFilters) {
+  return {
+    p_search: filters.search.trim() || undefined,
+    p_user_id: filters.userId || undefined,
+    p_action: filters.action || undefined,
+    p_from: filters.from || undefined,
+    p_to: filters.to || undefined,
+  }
+}
+
+export function pageCount(total: number, pageSize = AUDIT_PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(total / pageSize))
+}
+
+/** 'Événements 101 à 200 sur 250'. */
+export function pageRangeText(page: number, shown: number, total: number, pageSize = AUDIT_PAGE_SIZE): string {
+  if (total === 0 || shown === 0) return `0 événement sur ${total}`
+  const first = page * pageSize + 1
+  return `Événements ${first} à ${first + shown - 1} sur ${total}`
+}
+
+export const AUDIT_CSV_HEADER = ['Date', 'Utilisateur', 'E-mail', 'Action', 'Type de ressource', 'Identifiant', 'Détails', 'Adresse IP'] as const
+
+export function auditCsvRow(event: AuditEvent): CsvCell[] {
+  return [
+    formatDateTime(event.timestamp, ''),
+    auditUserLabel(event),
+    event.user_email ?? '',
+    actionLabel(event.action),
+    event.resource_type,
+    event.resource_id ?? '',
+    event.details === null || event.details === undefined ? '' : JSON.stringify(event.details),
+    ipText(event.ip_address),
+  ]
+}
+
+export function auditFileName(today: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `journal-audit-${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}.csv`
+}

@@ -1,0 +1,243 @@
+import { useState, type ReactNode } from 'react'
+import { Link } from 'react-router-dom'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { AlertTriangle, CheckCircle2, Clock, Download, Filter, ListChecks, ShieldCheck } from 'lucide-react'
+import { Badge } from '@/components/ui/Badge'
+import { Button, buttonClasses } from '@/components/ui/Button'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { PageHeader } from '@/components/ui/PageHeader'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { Spinner } from '@/components/ui/Spinner'
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { downloadCsv, toCsv } from '@/lib/csv'
+import { formatDate } from '@/lib/dates'
+import { cn } from '@/lib/cn'
+import { fetchAllRightsForExport, rssiDashboardQuery, useApplicationOptions } from './api'
+import { DashboardFiltersDialog } from './DashboardFiltersDialog'
+import {
+  activeFilterCount,
+  defaultFilters,
+  formatRate,
+  levelOf,
+  PERIOD_BUTTONS,
+  RIGHTS_CSV_HEADER,
+  rightsCsvRow,
+  rightsExportFileName,
+  withPeriod,
+  type DashboardFilters,
+  type Level,
+} from './model'
+
+const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
+
+function Counter({ label, value, icon, tone }: { label: string; value: ReactNode; icon: ReactNode; tone?: Level | null }) {
+  return (
+    <Card>
+      <CardContent className="flex items-center gap-4">
+        <span aria-hidden="true" className="text-primary-600">
+          {icon}
+        </span>
+        <div>
+          <p className="text-sm text-gray-600">{label}</p>
+          <p className={cn('text-2xl font-bold text-gray-900', tone && levelText[tone])} data-testid={`counter-${label}`} data-tone={tone ?? undefined}>
+            {value}
+          </p>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+interface RssiDashboardProps {
+  title: string
+  /** Fixed 'today' for tests. */
+  today?: Date
+}
+
+/** SPEC §2 RSSI view: every figure comes from rssi_dashboard, computed in Postgres. */
+export function RssiDashboard({ title, today }: RssiDashboardProps) {
+  const [filters, setFilters] = useState<DashboardFilters>(() => defaultFilters(today))
+  const [filtersOpen, setFiltersOpen] = useState(false)
+  const [exporting, setExporting] = useState<number | null>(null)
+  const [exportError, setExportError] = useState<string | null>(null)
+  const dashboard = useQuery({ ...rssiDashboardQuery(filters), placeholderData: keepPreviousData })
+  const applications = useApplicationOptions()
+  const filterCount = activeFilterCount(filters)
+
+  async function exportCsv() {
+    setExportError(null)
+    setExporting(0)
+    try {
+      const rows = await fetchAllRightsForExport(filters, setExporting)
+      downloadCsv(rightsExportFileName(filters.period, today), toCsv(RIGHTS_CSV_HEADER, rows.map(rightsCsvRow)))
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : null)
+    } finally {
+      setExporting(null)
+    }
+  }
+
+  const data = dashboard.data
+  const counters = data?.counters
+  return (
+    <div>
+      <PageHeader
+        title={title}
+        description="Vue RSSI : conformité, risques et campagnes en cours."
+        actions={
+          <>
+            <Button variant="outline" leftIcon={<Filter aria-hidden="true" className="h-4 w-4" />} onClick={() => setFiltersOpen(true)}>
+              {filterCount > 0 ? `Filtres (${filterCount})` : 'Filtres'}
+            </Button>
+            <Button
+              variant="outline"
+              leftIcon={<Download aria-hidden="true" className="h-4 w-4" />}
+              loading={exporting !== null}
+              onClick={() => void exportCsv()}
+            >
+              {exporting !== null ? `Export en cours… (${exporting} lignes)` : 'Exporter CSV'}
+            </Button>
+            <Link to="/app/campaigns" className={buttonClasses({ variant: 'primary' })}>
+              Voir les campagnes
+            </Link>
+          </>
+        }
+      />
+
+      <div role="group" aria-label="Période" className="mb-4 flex flex-wrap items-center gap-2">
+        {PERIOD_BUTTONS.map(({ period, label }) => (
+          <Button
+            key={period}
+            size="sm"
+            variant={filters.period === period ? 'primary' : 'outline'}
+            aria-pressed={filters.period === period}
+            onClick={() => setFilters((current) => withPeriod(current, period, today))}
+          >
+            {label}
+          </Button>
+        ))}
+        <span className="text-sm text-gray-600">
+          Du {formatDate(filters.from)} au {formatDate(filters.to)}
+        </span>
+      </div>
+
+      {exportError !== null && <ErrorBox className="mb-4" title="L'export a échoué" message={exportError} />}
+
+      {dashboard.isPending ? (
+        <Spinner />
+      ) : dashboard.isError ? (
+        <ErrorBox message={dashboard.error.message} />
+      ) : (
+        counters &&
+        data && (
+          <div className="space-y-6" aria-busy={dashboard.isFetching || undefined}>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              <Counter
+                label="Taux de conformité"
+                value={formatRate(counters.compliance_rate)}
+                tone={counters.compliance_level ?? levelOf(counters.compliance_rate)}
+                icon={<ShieldCheck className="h-8 w-8" />}
+              />
+              <Counter label="Comptes à risque" value={counters.at_risk_rights} icon={<AlertTriangle className="h-8 w-8" />} />
+              <Counter label="Revues en cours" value={counters.reviews_in_progress} icon={<Clock className="h-8 w-8" />} />
+              <Counter label="Revues complétées" value={counters.reviews_completed} icon={<CheckCircle2 className="h-8 w-8" />} />
+            </div>
+            <p className="text-sm text-gray-600">
+              {counters.validated_rights} droits validés sur {counters.total_rights}
+              {data.activity ? ` · ${data.activity.decisions} décisions sur la période` : ''}
+            </p>
+
+            <div className="grid gap-6 lg:grid-cols-2">
+              <Card>
+                <CardHeader>
+                  <CardTitle>Conformité par application</CardTitle>
+                </CardHeader>
+                <CardContent className="space-y-3">
+                  {data.compliance_by_application.length === 0 ? (
+                    <p className="text-sm text-gray-500">Aucun droit ne correspond aux filtres.</p>
+                  ) : (
+                    data.compliance_by_application.map((app) => (
+                      <div key={app.application_id}>
+                        <div className="flex justify-between text-sm">
+                          <span className="font-medium text-gray-800">{app.application_name}</span>
+                          <span className="text-gray-500">
+                            {app.validated_rights}/{app.total_rights}
+                          </span>
+                        </div>
+                        <ProgressBar value={app.rate ?? 0} label={`Conformité ${app.application_name}`} />
+                      </div>
+                    ))
+                  )}
+                </CardContent>
+              </Card>
+
+              <Card>
+                <CardHeader>
+                  <CardTitle>Risques détectés</CardTitle>
+                </CardHeader>
+                <CardContent>
+                  <ul className="divide-y divide-gray-100" aria-label="Risques détectés">
+                    {data.risks.map((risk) => (
+                      <li key={risk.key} className="flex items-center justify-between py-2 text-sm">
+                        <span>{risk.label}</span>
+                        <Badge tone={risk.count > 0 ? 'red' : 'green'}>{risk.count}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                </CardContent>
+              </Card>
+            </div>
+
+            <Card>
+              <CardHeader className="flex items-center justify-between">
+                <CardTitle>Campagnes actives</CardTitle>
+                <ListChecks aria-hidden="true" className="h-5 w-5 text-gray-400" />
+              </CardHeader>
+              <Table caption="Campagnes actives">
+                <TableHead>
+                  <tr>
+                    <TableHeaderCell>Campagne</TableHeaderCell>
+                    <TableHeaderCell>Application</TableHeaderCell>
+                    <TableHeaderCell>Début</TableHeaderCell>
+                    <TableHeaderCell>Fin</TableHeaderCell>
+                    <TableHeaderCell>Droits revus</TableHeaderCell>
+                    <TableHeaderCell>Progression</TableHeaderCell>
+                  </tr>
+                </TableHead>
+                <TableBody>
+                  {data.active_campaigns.length === 0 ? (
+                    <TableEmptyRow colSpan={6} message="Aucune campagne active." />
+                  ) : (
+                    data.active_campaigns.map((campaign) => (
+                      <TableRow key={campaign.id}>
+                        <TableCell className="font-medium">{campaign.name}</TableCell>
+                        <TableCell>{campaign.application_name ?? 'Toutes'}</TableCell>
+                        <TableCell>{formatDate(campaign.start_date)}</TableCell>
+                        <TableCell>{formatDate(campaign.end_date)}</TableCell>
+                        <TableCell>
+                          {campaign.reviewed_rights}/{campaign.total_rights}
+                        </TableCell>
+                        <TableCell className="min-w-40">
+                          <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression ${campaign.name}`} />
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  )}
+                </TableBody>
+              </Table>
+            </Card>
+          </div>
+        )
+      )}
+
+      <DashboardFiltersDialog
+        open={filtersOpen}
+        filters={filters}
+        applications={applications.data ?? []}
+        onApply={setFilters}
+        onClose={() => setFiltersOpen(false)}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { renderApp } from '../support/render-app'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
+import type { AuditEvent, AuditFilters } from '@/features/audit/model'
+
+// The first render loads the lazily split pages, slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 })
+
+const stubs = vi.hoisted(() => ({
+  fetchAuditPage: vi.fn(),
+  fetchAuditCount: vi.fn(),
+}))
+
+// The api neighbour is stubbed with a server of 250 events that filters and pages like rssi_audit_events.
+vi.mock('@/features/audit/api', () => ({
+  useAuditPage: (filters: AuditFilters, page: number) =>
+    useQuery({
+      queryKey: ['audit', 'page', filters, page],
+      queryFn: () => stubs.fetchAuditPage(filters, page) as Promise<AuditEvent[]>,
+      placeholderData: keepPreviousData,
+    }),
+  useAuditCount: (filters: AuditFilters) =>
+    useQuery({ queryKey: ['audit', 'count', filters], queryFn: () => stubs.fetchAuditCount(filters) as Promise<number> }),
+  useAuditFilterOptions: () => ({
+    data: {
+      actions: ['create', 'decide', 'import_rights'],
+      users: [
+        { user_id: '00000000-0000-0000-0000-000000000000', user_email: null, user_name: null },
+        { user_id: 'u-marie', user_email: 'marie@example.com', user_name: 'Marie Curie' },
+      ],
+    },
+  }),
+  fetchAllAuditEvents: vi.fn(),
+}))
+
+const EVENTS: AuditEvent[] = Array.from({ length: 250 }, (_, index) => {
+  const id = 250 - index
+  return {
+    id,
+    user_id: id % 2 === 0 ? 'u-marie' : null,
+    user_email: id % 2 === 0 ? 'marie@example.com' : null,
+    user_name: id % 2 === 0 ? 'Marie Curie' : null,
+    action: id % 5 === 0 ? 'decide' : 'create',
+    resource_type: 'user_rights',
+    resource_id: `res-${id}`,
+    details: { n: id, html: '<b>pas du HTML</b>' },
+    timestamp: new Date(Date.UTC(2026, 10, 20, 12, 0) - index * 60_000).toISOString(),
+    ip_address: id === 250 ? '10.0.0.7' : null,
+  }
+})
+
+function matching(filters: AuditFilters) {
+  return EVENTS.filter((event) => (!filters.action || event.action === filters.action) && (!filters.userId || event.user_id === filters.userId))
+}
+
+beforeEach(() => {
+  stubs.fetchAuditPage.mockReset().mockImplementation(async (filters: AuditFilters, page: number) => matching(filters).slice(page * 100, page * 100 + 100))
+  stubs.fetchAuditCount.mockReset().mockImplementation(async (filters: AuditFilters) => matching(filters).length)
+})
+
+function renderAudit() {
+  return renderApp({ path: '/app/audit', gateway: createFakeGateway({ sessionUser: makeUser('rssi') }) })
+}
+
+const bodyRows = () => within(screen.getByRole('table', { name: "Journal d'audit" })).getAllByRole('row').slice(1)
+
+describe('Audit page', () => {
+  it('shows 100 events per page, newest first, and pages with Précédent and Suivant', async () => {
+    const { user } = renderAudit()
+    expect(await screen.findByText('250 événements', {}, { timeout: 10_000 })).toBeInTheDocument()
+    await waitFor(() => expect(bodyRows()).toHaveLength(100))
+    expect(screen.getByText(/Événements 1 à 100 sur 250 · Page 1 sur 3/)).toBeInTheDocument()
+
+    const first = bodyRows()[0]!
+    expect(within(first).getByText('res-250')).toBeInTheDocument()
+    expect(within(first).getByText('20 novembre 2026', { exact: false })).toBeInTheDocument()
+    expect(within(first).getByText('Marie Curie')).toBeInTheDocument()
+    expect(within(first).getByText('Décision')).toBeInTheDocument()
+    expect(within(bodyRows()[1]!).getByText('Création')).toBeInTheDocument()
+    expect(within(first).getByText('10.0.0.7')).toBeInTheDocument()
+    const details = first.querySelector('pre')
+    expect(details?.textContent).toBe('{\n  "n": 250,\n  "html": "<b>pas du HTML</b>"\n}')
+    expect(details?.querySelector('b')).toBeNull()
+    expect(within(bodyRows()[1]!).getByText('Système')).toBeInTheDocument()
+    expect(within(bodyRows()[1]!).getByText('-')).toBeInTheDocument()
+
+    expect(screen.getByRole('button', { name: 'Précédent' })).toBeDisabled()
+    await user.click(screen.getByRole('button', { name: 'Suivant' }))
+    await waitFor(() => expect(within(bodyRows()[0]!).getByText('res-150')).toBeInTheDocument())
+    expect(stubs.fetchAuditPage).toHaveBeenLastCalledWith(expect.anything(), 1)
+
+    await user.click(screen.getByRole('button', { name: 'Suivant' }))
+    await waitFor(() => expect(bodyRows()).toHaveLength(50))
+    expect(screen.getByText(/Événements 201 à 250 sur 250 · Page 3 sur 3/)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Suivant' })).toBeDisabled()
+
+    await user.click(screen.getByRole('button', { name: 'Précédent' }))
+    await waitFor(() => expect(within(bodyRows()[0]!).getByText('res-150')).toBeInTheDocument())
+  })
+
+  it('asks the server for the filtered events and goes back to the first page', async () => {
+    const { user } = renderAudit()
+    await screen.findByText('250 événements', {}, { timeout: 10_000 })
+    await user.click(screen.getByRole('button', { name: 'Suivant' }))
+    await waitFor(() => expect(screen.getByText(/Page 2 sur 3/)).toBeInTheDocument())
+
+    expect(within(screen.getByLabelText('Action')).getByRole('option', { name: 'Décision' })).toBeInTheDocument()
+    expect(within(screen.getByLabelText('Action')).getByRole('option', { name: 'import_rights' })).toBeInTheDocument()
+    await user.selectOptions(screen.getByLabelText('Action'), 'decide')
+    expect(await screen.findByText('50 événements')).toBeInTheDocument()
+    expect(stubs.fetchAuditPage).toHaveBeenLastCalledWith(expect.objectContaining({ action: 'decide' }), 0)
+    await waitFor(() => expect(bodyRows()).toHaveLength(50))
+    expect(screen.getByRole('button', { name: 'Suivant' })).toBeDisabled()
+
+    await user.selectOptions(screen.getByLabelText('Utilisateur'), 'u-marie')
+    expect(await screen.findByText('25 événements')).toBeInTheDocument()
+    expect(stubs.fetchAuditCount).toHaveBeenLastCalledWith(expect.objectContaining({ action: 'decide', userId: 'u-marie' }))
+  })
+
+  it('sends the search to the server once typing pauses', async () => {
+    const { user } = renderAudit()
+    await screen.findByText('250 événements', {}, { timeout: 10_000 })
+    await user.type(screen.getByLabelText('Recherche'), 'res-42')
+    await waitFor(() => expect(stubs.fetchAuditCount).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'res-42' })))
+    expect(stubs.fetchAuditCount).not.toHaveBeenCalledWith(expect.objectContaining({ search: 'r' }))
+  })
+})

@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { queryOptions } from '@tanstack/react-query'
+import { renderApp } from '../support/render-app'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
+import type { ComplianceReport } from '@/features/compliance/model'
+
+vi.setConfig({ testTimeout: 30_000 })
+
+const stubs = vi.hoisted(() => ({ fetchComplianceReport: vi.fn() }))
+
+vi.mock('@/features/compliance/api', () => ({
+  complianceReportQuery: (applicationId: string) =>
+    queryOptions({
+      queryKey: ['compliance', 'report', applicationId],
+      queryFn: () => stubs.fetchComplianceReport(applicationId) as Promise<ComplianceReport>,
+    }),
+  useApplicationOptions: () => ({ data: [{ id: 'app-sap', name: 'SAP' }] }),
+}))
+
+const REPORT: ComplianceReport = {
+  as_of: '2026-11-21T08:00:00Z',
+  cards: {
+    total_rights: 1200,
+    compliant_rights: 1100,
+    non_compliant_rights: 100,
+    compliance_rate: 92,
+    compliance_level: 'green',
+    active_rules: 2,
+    validated_rights: 700,
+  },
+  rules: [
+    {
+      id: 'r1',
+      name: 'Comptes inactifs',
+      description: 'Aucune utilisation depuis 90 jours',
+      global: true,
+      application_id: null,
+      application_name: null,
+      parameters: { inactivity_threshold: 90 },
+      enabled: true,
+      state: 'evaluated',
+      violations: 42,
+      violations_by_parameter: { inactivity_threshold: 42 },
+      ignored_parameters: [],
+    },
+    {
+      id: 'r2',
+      name: 'Règle coupée',
+      description: null,
+      global: false,
+      application_id: 'app-sap',
+      application_name: 'SAP',
+      parameters: {},
+      enabled: false,
+      state: 'disabled',
+      violations: null,
+      violations_by_parameter: null,
+      ignored_parameters: null,
+    },
+  ],
+  applications: [
+    { application_id: 'app-sap', application_name: 'SAP', total_rights: 1200, compliant_rights: 1100, non_compliant_rights: 100, rate: 92, level: 'green' },
+  ],
+}
+
+beforeEach(() => {
+  stubs.fetchComplianceReport.mockReset().mockResolvedValue(REPORT)
+})
+
+describe('Compliance page', () => {
+  it('shows the cards, the rules with their violations and the per-application table, and filters by application', async () => {
+    const { user } = renderApp({ path: '/app/compliance', gateway: createFakeGateway({ sessionUser: makeUser('rssi') }) })
+    const rate = (await screen.findByText('Taux de conformité', { selector: 'p' }, { timeout: 10_000 })).nextSibling
+    expect(rate).toHaveTextContent('92%')
+    expect(rate).toHaveAttribute('data-tone', 'green')
+    expect(screen.getByText('Non conformes', { selector: 'p' }).nextSibling).toHaveTextContent('100')
+
+    const rules = screen.getByRole('table', { name: 'Règles de contrôle' })
+    const [, evaluated, disabled] = within(rules).getAllByRole('row')
+    expect(evaluated).toHaveTextContent('Comptes inactifs')
+    expect(evaluated).toHaveTextContent('42')
+    expect(disabled).toHaveTextContent('Désactivée')
+
+    const apps = screen.getByRole('table', { name: 'Conformité par application' })
+    expect(within(apps).getByRole('progressbar', { name: 'Conformité SAP' })).toHaveAttribute('aria-valuenow', '92')
+
+    await user.click(screen.getByRole('button', { name: 'Filtres' }))
+    const dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    await user.selectOptions(within(dialog).getByLabelText('Application'), 'app-sap')
+    await user.click(within(dialog).getByRole('button', { name: 'Appliquer' }))
+    await waitFor(() => expect(stubs.fetchComplianceReport).toHaveBeenLastCalledWith('app-sap'))
+    expect(screen.getByRole('button', { name: 'Filtres (1)' })).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,227 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { queryOptions } from '@tanstack/react-query'
+import { renderApp } from '../support/render-app'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
+import type { DashboardFilters, RssiDashboard } from '@/features/compliance/model'
+
+// The first render loads the lazily split pages, slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 })
+
+const stubs = vi.hoisted(() => ({
+  fetchRssiDashboard: vi.fn(),
+  fetchAllRightsForExport: vi.fn(),
+}))
+
+// The api neighbour is stubbed: the screen is tested on what Postgres would answer.
+vi.mock('@/features/compliance/api', () => ({
+  rssiDashboardQuery: (filters: DashboardFilters) =>
+    queryOptions({ queryKey: ['compliance', 'dashboard', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
+  useApplicationOptions: () => ({
+    data: [
+      { id: 'app-sap', name: 'SAP' },
+      { id: 'app-crm', name: 'CRM' },
+    ],
+  }),
+  fetchAllRightsForExport: stubs.fetchAllRightsForExport,
+}))
+
+const DASHBOARD: RssiDashboard = {
+  as_of: '2026-11-21T08:00:00Z',
+  counters: {
+    total_rights: 1500,
+    validated_rights: 1275,
+    compliance_rate: 85,
+    compliance_level: 'orange',
+    at_risk_rights: 321,
+    reviews_in_progress: 4,
+    reviews_completed: 7,
+  },
+  compliance_by_application: [
+    { application_id: 'app-sap', application_name: 'SAP', total_rights: 1000, validated_rights: 950, rate: 95, level: 'green' },
+    { application_id: 'app-crm', application_name: 'CRM', total_rights: 500, validated_rights: 325, rate: 65, level: 'red' },
+  ],
+  risks: [
+    { key: 'inactive', label: 'Comptes inactifs', count: 321 },
+    { key: 'refused', label: 'Comptes expirés', count: 12 },
+    { key: 'treatment_required', label: 'Rôles incompatibles', count: 3 },
+    { key: 'pending', label: 'Doublons', count: 0 },
+  ],
+  active_campaigns: [
+    {
+      id: 'c1',
+      name: 'Revue annuelle',
+      description: null,
+      application_id: 'app-sap',
+      application_name: 'SAP',
+      account_type: null,
+      start_date: '2026-11-01',
+      end_date: '2026-12-15',
+      total_rights: 200,
+      reviewed_rights: 50,
+      progress: 25,
+      scope_rights: 200,
+      scope_reviewed_rights: 50,
+      scope_progress: 25,
+    },
+  ],
+  activity: { decisions: 9, approved: 7, refused: 2 },
+}
+
+function renderDashboard() {
+  return renderApp({ path: '/app/dashboard', gateway: createFakeGateway({ sessionUser: makeUser('rssi') }) })
+}
+
+beforeEach(() => {
+  stubs.fetchRssiDashboard.mockReset().mockResolvedValue(DASHBOARD)
+  stubs.fetchAllRightsForExport.mockReset()
+})
+
+describe('RSSI dashboard', () => {
+  it('shows the counters, bars, risks and active campaigns Postgres computed', async () => {
+    renderDashboard()
+    const rate = await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    expect(rate).toHaveTextContent('85%')
+    expect(rate).toHaveAttribute('data-tone', 'orange')
+    expect(screen.getByTestId('counter-Comptes à risque')).toHaveTextContent('321')
+    expect(screen.getByTestId('counter-Revues en cours')).toHaveTextContent('4')
+    expect(screen.getByTestId('counter-Revues complétées')).toHaveTextContent('7')
+
+    const sap = screen.getByRole('progressbar', { name: 'Conformité SAP' })
+    expect(sap).toHaveAttribute('aria-valuenow', '95')
+    expect(sap.firstElementChild).toHaveAttribute('data-tone', 'green')
+    expect(screen.getByRole('progressbar', { name: 'Conformité CRM' }).firstElementChild).toHaveAttribute('data-tone', 'red')
+
+    const risks = within(screen.getByRole('list', { name: 'Risques détectés' })).getAllByRole('listitem')
+    expect(risks.map((item) => item.textContent)).toEqual(['Comptes inactifs321', 'Comptes expirés12', 'Rôles incompatibles3', 'Doublons0'])
+
+    const campaigns = screen.getByRole('table', { name: 'Campagnes actives' })
+    expect(within(campaigns).getByText('Revue annuelle')).toBeInTheDocument()
+    expect(within(campaigns).getByText('01 novembre 2026')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Voir les campagnes' })).toHaveAttribute('href', '/app/campaigns')
+  })
+
+  it('asks for the last 30 days by default, and a week, a month or a quarter from the period buttons', async () => {
+    const { user } = renderDashboard()
+    await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    const first = stubs.fetchRssiDashboard.mock.calls[0]?.[0] as DashboardFilters
+    expect(first.period).toBe('personnalisee')
+    const days = (f: DashboardFilters) => Math.round((Date.parse(f.to) - Date.parse(f.from)) / 86_400_000)
+    expect(days(first)).toBe(30)
+
+    await user.click(screen.getByRole('button', { name: 'Semaine' }))
+    await waitFor(() => expect(stubs.fetchRssiDashboard).toHaveBeenCalledTimes(2))
+    const week = stubs.fetchRssiDashboard.mock.calls[1]?.[0] as DashboardFilters
+    expect(week.period).toBe('semaine')
+    expect(days(week)).toBe(7)
+    expect(screen.getByRole('button', { name: 'Semaine' })).toHaveAttribute('aria-pressed', 'true')
+
+    await user.click(screen.getByRole('button', { name: 'Trimestre' }))
+    await waitFor(() => expect(stubs.fetchRssiDashboard).toHaveBeenCalledTimes(3))
+    expect((stubs.fetchRssiDashboard.mock.calls[2]?.[0] as DashboardFilters).period).toBe('trimestre')
+  })
+
+  it('shows the error in a red box when the figures cannot be read', async () => {
+    stubs.fetchRssiDashboard.mockRejectedValue(new Error('Réservé au RSSI.'))
+    renderDashboard()
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('Réservé au RSSI.')
+  })
+})
+
+describe('RSSI filters dialog', () => {
+  it('applies search, application, account type and dates, and Réinitialiser goes back to the defaults', async () => {
+    const { user } = renderDashboard()
+    await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+
+    await user.click(screen.getByRole('button', { name: 'Filtres' }))
+    let dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    await user.type(within(dialog).getByLabelText('Recherche'), 'dupont')
+    await user.selectOptions(within(dialog).getByLabelText('Application'), 'app-crm')
+    await user.selectOptions(within(dialog).getByLabelText('Type de compte'), 'privileged')
+    const from = within(dialog).getByLabelText('Date de début')
+    await user.clear(from)
+    await user.type(from, '2026-01-01')
+    const to = within(dialog).getByLabelText('Date de fin')
+    await user.clear(to)
+    await user.type(to, '2026-03-31')
+    await user.click(within(dialog).getByRole('button', { name: 'Appliquer' }))
+
+    await waitFor(() =>
+      expect(stubs.fetchRssiDashboard).toHaveBeenLastCalledWith({
+        search: 'dupont',
+        applicationId: 'app-crm',
+        accountType: 'privileged',
+        from: '2026-01-01',
+        to: '2026-03-31',
+        period: 'personnalisee',
+      }),
+    )
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Filtres (3)' })).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Filtres (3)' }))
+    dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    expect(within(dialog).getByLabelText('Recherche')).toHaveValue('dupont')
+    await user.click(within(dialog).getByRole('button', { name: 'Réinitialiser' }))
+    expect(within(dialog).getByLabelText('Recherche')).toHaveValue('')
+    expect(within(dialog).getByLabelText('Application')).toHaveValue('')
+    await user.click(within(dialog).getByRole('button', { name: 'Appliquer' }))
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Filtres' })).toBeInTheDocument())
+    expect(stubs.fetchRssiDashboard).toHaveBeenLastCalledWith(expect.objectContaining({ search: '', applicationId: '', accountType: '' }))
+  })
+
+  it('refuses an end date before the start date', async () => {
+    const { user } = renderDashboard()
+    await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    await user.click(screen.getByRole('button', { name: 'Filtres' }))
+    const dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    const to = within(dialog).getByLabelText('Date de fin')
+    await user.clear(to)
+    await user.type(to, '2000-01-01')
+    expect(within(dialog).getByText('La date de fin doit suivre la date de début.')).toBeInTheDocument()
+    expect(within(dialog).getByRole('button', { name: 'Appliquer' })).toBeDisabled()
+  })
+
+  it('exports every filtered right with a busy button, under the SPEC file name', async () => {
+    let release: (rows: unknown[]) => void = () => {}
+    stubs.fetchAllRightsForExport.mockImplementation((_filters: DashboardFilters, onProgress: (n: number) => void) => {
+      onProgress(1000)
+      return new Promise((resolve) => (release = resolve))
+    })
+    const createObjectURL = vi.fn((blob: Blob) => {
+      void blob
+      return 'blob:csv'
+    })
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() })
+    const clicks: string[] = []
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download)
+    })
+
+    const { user } = renderDashboard()
+    await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    await user.click(screen.getByRole('button', { name: 'Mois' }))
+    await user.click(screen.getByRole('button', { name: 'Exporter CSV' }))
+    const busy = await screen.findByRole('button', { name: /Export en cours… \(1000 lignes\)/ })
+    expect(busy).toBeDisabled()
+    release([
+      {
+        id: '1',
+        application_name: 'SAP',
+        user_name: 'Jean Dupont',
+        user_email: 'j@example.com',
+        role_name: '=cmd',
+        status_label: 'En attente',
+        granted_at: '2025-03-05T10:00:00Z',
+        last_used_at: null,
+        campaign_name: null,
+      },
+    ])
+    await waitFor(() => expect(clicks).toHaveLength(1))
+    expect(clicks[0]).toMatch(/^revue-droits-mois-\d{4}-\d{2}-\d{2}\.csv$/)
+    const blob = createObjectURL.mock.calls[0]?.[0] as Blob
+    const text = new TextDecoder().decode(await blob.arrayBuffer())
+    expect(text).toBe("Application;Utilisateur;Rôle;Statut;Date d'attribution;Dernière utilisation;Campagne\r\nSAP;Jean Dupont;'=cmd;En attente;05 mars 2025;Jamais;\r\n")
+    expect(screen.getByRole('button', { name: 'Exporter CSV' })).toBeEnabled()
+    click.mockRestore()
+  })
+})
