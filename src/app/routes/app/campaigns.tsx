@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { CampaignsPage } from '@/features/campaigns/CampaignsPage'
 
 export function CampaignsRoute() {
-  return <PageHeader title={appPage('campaigns').title} />
+  return <CampaignsPage title={appPage('campaigns').title} />
 }

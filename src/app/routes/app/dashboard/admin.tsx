@@ -1,6 +1,6 @@
-import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { AdminDashboard } from '@/features/campaigns/AdminDashboard'
 
 export function AdminDashboardRoute() {
-  return <PageHeader title={appPage('dashboard').title} />
+  return <AdminDashboard title={appPage('dashboard').title} />
 }

@@ -1,0 +1,212 @@
+import { useState, type ReactNode } from 'react'
+import { Link } from 'react-router-dom'
+import { AppWindow, FileClock, PlayCircle, Plus, Users } from 'lucide-react'
+import { Badge } from '@/components/ui/Badge'
+import { Button, buttonClasses } from '@/components/ui/Button'
+import { Card } from '@/components/ui/Card'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { PageHeader } from '@/components/ui/PageHeader'
+import { ProgressBar } from '@/components/ui/ProgressBar'
+import { Spinner } from '@/components/ui/Spinner'
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { formatDate } from '@/lib/dates'
+import { roleLabel } from '@/lib/labels'
+import { useAdminDashboard, useApplicationSummaries, useCampaigns, useDirectoryUsers } from './api'
+import { CampaignFormDialog } from './CampaignFormDialog'
+import { campaignStatusText, campaignStatusTone } from './model'
+
+type Tab = 'campaigns' | 'users' | 'applications'
+const TABS: { key: Tab; label: string }[] = [
+  { key: 'campaigns', label: 'Campagnes' },
+  { key: 'users', label: 'Utilisateurs' },
+  { key: 'applications', label: 'Applications' },
+]
+
+function Counter({ label, value, icon }: { label: string; value: number | undefined; icon: ReactNode }) {
+  return (
+    <Card className="flex items-center gap-4 p-5">
+      <span className="rounded-full bg-primary-50 p-3 text-primary-700">{icon}</span>
+      <div>
+        <p className="text-sm text-gray-600">{label}</p>
+        <p className="text-2xl font-semibold text-gray-900">{value ?? '…'}</p>
+      </div>
+    </Card>
+  )
+}
+
+function Details({ to, name }: { to: string; name: string }) {
+  return (
+    <Link to={to} className={buttonClasses({ size: 'sm', variant: 'outline' })} aria-label={`Détails de ${name}`}>
+      Détails
+    </Link>
+  )
+}
+
+function Loading<T>({ query, children }: { query: { isPending: boolean; error: Error | null; data: T | undefined }; children: (data: T) => ReactNode }) {
+  if (query.isPending) return <Spinner className="py-10" />
+  if (query.error) return <ErrorBox message={query.error.message} className="m-4" />
+  return <>{children(query.data as T)}</>
+}
+
+/** The admin and RSSI's dashboard on live data (ARCHITECTURE §6). */
+export function AdminDashboard({ title }: { title: string }) {
+  const counters = useAdminDashboard()
+  const campaigns = useCampaigns()
+  const users = useDirectoryUsers()
+  const applications = useApplicationSummaries()
+  const [tab, setTab] = useState<Tab>('campaigns')
+  const [creating, setCreating] = useState(false)
+  const [formKey, setFormKey] = useState(0)
+
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description="Administration des campagnes de revue"
+        actions={
+          <Button
+            leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />}
+            onClick={() => {
+              setFormKey((key) => key + 1)
+              setCreating(true)
+            }}
+          >
+            Nouvelle campagne
+          </Button>
+        }
+      />
+      {counters.error && <ErrorBox message={counters.error.message} className="mb-4" />}
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Counter label="Campagnes actives" value={counters.data?.active_campaigns} icon={<PlayCircle aria-hidden="true" className="h-6 w-6" />} />
+        <Counter label="Utilisateurs" value={counters.data?.users} icon={<Users aria-hidden="true" className="h-6 w-6" />} />
+        <Counter label="Applications" value={counters.data?.applications} icon={<AppWindow aria-hidden="true" className="h-6 w-6" />} />
+        <Counter label="Brouillons" value={counters.data?.draft_campaigns} icon={<FileClock aria-hidden="true" className="h-6 w-6" />} />
+      </div>
+      <Card>
+        <div role="tablist" aria-label="Administration" className="flex gap-2 border-b border-gray-100 px-4 pt-3">
+          {TABS.map(({ key, label }) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              id={`admin-tab-${key}`}
+              aria-selected={tab === key}
+              aria-controls={`admin-panel-${key}`}
+              onClick={() => setTab(key)}
+              className={
+                tab === key
+                  ? 'border-b-2 border-primary-600 px-3 pb-2 text-sm font-medium text-primary-700'
+                  : 'border-b-2 border-transparent px-3 pb-2 text-sm text-gray-600 hover:text-gray-900'
+              }
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
+          {tab === 'campaigns' && (
+            <Loading query={campaigns}>
+              {(rows) => (
+                <Table caption="Campagnes">
+                  <TableHead>
+                    <tr>
+                      <TableHeaderCell>Nom</TableHeaderCell>
+                      <TableHeaderCell>Statut</TableHeaderCell>
+                      <TableHeaderCell>Fin</TableHeaderCell>
+                      <TableHeaderCell>Progression</TableHeaderCell>
+                      <TableHeaderCell>Actions</TableHeaderCell>
+                    </tr>
+                  </TableHead>
+                  <TableBody>
+                    {rows.length === 0 && <TableEmptyRow colSpan={5} message="Aucune campagne." />}
+                    {rows.map((campaign) => (
+                      <TableRow key={campaign.id}>
+                        <TableCell className="font-medium">{campaign.name}</TableCell>
+                        <TableCell>
+                          <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusText(campaign.status)}</Badge>
+                        </TableCell>
+                        <TableCell>{formatDate(campaign.endDate)}</TableCell>
+                        <TableCell className="min-w-[140px]">
+                          <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
+                        </TableCell>
+                        <TableCell>
+                          <Details to={`/app/campaigns?campagne=${campaign.id}`} name={campaign.name} />
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </Loading>
+          )}
+          {tab === 'users' && (
+            <Loading query={users}>
+              {(rows) => (
+                <Table caption="Utilisateurs">
+                  <TableHead>
+                    <tr>
+                      <TableHeaderCell>Nom</TableHeaderCell>
+                      <TableHeaderCell>E-mail</TableHeaderCell>
+                      <TableHeaderCell>Rôle</TableHeaderCell>
+                      <TableHeaderCell>Département</TableHeaderCell>
+                      <TableHeaderCell>Actions</TableHeaderCell>
+                    </tr>
+                  </TableHead>
+                  <TableBody>
+                    {rows.length === 0 && <TableEmptyRow colSpan={5} message="Aucun utilisateur." />}
+                    {rows.map((row) => {
+                      const name = `${row.first_name} ${row.last_name}`
+                      return (
+                        <TableRow key={row.id}>
+                          <TableCell className="font-medium">{name}</TableCell>
+                          <TableCell>{row.email}</TableCell>
+                          <TableCell>
+                            <Badge>{roleLabel(row.role)}</Badge>
+                          </TableCell>
+                          <TableCell>{row.department || '-'}</TableCell>
+                          <TableCell>
+                            <Details to={`/app/users?utilisateur=${row.id}`} name={name} />
+                          </TableCell>
+                        </TableRow>
+                      )
+                    })}
+                  </TableBody>
+                </Table>
+              )}
+            </Loading>
+          )}
+          {tab === 'applications' && (
+            <Loading query={applications}>
+              {(rows) => (
+                <Table caption="Applications">
+                  <TableHead>
+                    <tr>
+                      <TableHeaderCell>Nom</TableHeaderCell>
+                      <TableHeaderCell>Description</TableHeaderCell>
+                      <TableHeaderCell>Création</TableHeaderCell>
+                      <TableHeaderCell>Actions</TableHeaderCell>
+                    </tr>
+                  </TableHead>
+                  <TableBody>
+                    {rows.length === 0 && <TableEmptyRow colSpan={4} message="Aucune application." />}
+                    {rows.map((row) => (
+                      <TableRow key={row.id}>
+                        <TableCell className="font-medium">{row.name}</TableCell>
+                        <TableCell>{row.description || '-'}</TableCell>
+                        <TableCell>{formatDate(row.created_at)}</TableCell>
+                        <TableCell>
+                          <Details to={`/app/applications?application=${row.id}`} name={row.name} />
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </Loading>
+          )}
+        </div>
+      </Card>
+      {creating && <CampaignFormDialog key={formKey} open onClose={() => setCreating(false)} />}
+    </>
+  )
+}

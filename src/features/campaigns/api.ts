@@ -1,0 +1,227 @@
+/** The only file of the campaigns feature that calls Supabase. */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { getSupabase } from '@/lib/supabase'
+import type { AccountType, CampaignStatus } from '@/lib/labels'
+import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
+
+function fail(error: { message: string }): never {
+  throw new Error(error.message)
+}
+
+interface CampaignRow {
+  id: string
+  name: string
+  description: string | null
+  application_id: string | null
+  account_type: string | null
+  start_date: string
+  end_date: string
+  status: string
+  created_by: string | null
+  created_at: string
+  application: { name: string } | null
+  creator: { first_name: string | null; last_name: string | null; email: string | null } | null
+}
+
+interface ProgressRow {
+  campaign_id: string | null
+  rights_count: number | null
+  progress: number | null
+  pending_count: number | null
+  validated_manager_count: number | null
+  validated_bpo_metier_count: number | null
+}
+
+export async function fetchCampaigns(): Promise<Campaign[]> {
+  const supabase = getSupabase()
+  const [campaigns, progress] = await Promise.all([
+    supabase
+      .from('campaigns')
+      .select('*, application:application_id(name), creator:created_by(first_name,last_name,email)')
+      .order('created_at', { ascending: false }),
+    supabase.from('campaign_progress').select('*'),
+  ])
+  if (campaigns.error) fail(campaigns.error)
+  if (progress.error) fail(progress.error)
+  const byCampaign = new Map((progress.data as ProgressRow[]).map((row) => [row.campaign_id, row]))
+  return (campaigns.data as unknown as CampaignRow[]).map((row) => {
+    const figures = byCampaign.get(row.id)
+    const creator = row.creator ? [row.creator.first_name, row.creator.last_name].filter(Boolean).join(' ') : ''
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description ?? '',
+      applicationId: row.application_id,
+      applicationName: row.application?.name ?? null,
+      accountType: (row.account_type ?? null) as AccountType | null,
+      startDate: row.start_date,
+      endDate: row.end_date,
+      status: row.status as CampaignStatus,
+      createdBy: row.created_by,
+      creatorName: creator || row.creator?.email || null,
+      createdAt: row.created_at,
+      progress: figures?.progress ?? null,
+      rightsCount: figures?.rights_count ?? 0,
+      pendingCount: figures?.pending_count ?? 0,
+      validatedManagerCount: figures?.validated_manager_count ?? 0,
+      validatedBpoMetierCount: figures?.validated_bpo_metier_count ?? 0,
+    }
+  })
+}
+
+export interface ApplicationOption {
+  id: string
+  name: string
+}
+
+export async function fetchApplicationOptions(): Promise<ApplicationOption[]> {
+  const { data, error } = await getSupabase().from('applications').select('id,name').order('name')
+  if (error) fail(error)
+  return data ?? []
+}
+
+export async function createCampaign(payload: CampaignPayload): Promise<void> {
+  const { error } = await getSupabase().from('campaigns').insert(payload)
+  if (error) fail(error)
+}
+
+export async function updateCampaign(id: string, payload: CampaignPayload): Promise<void> {
+  const { data, error } = await getSupabase().from('campaigns').update(payload).eq('id', id).select('id')
+  if (error) fail(error)
+  if (!data?.length) throw new Error("La campagne n'a pas pu être modifiée.")
+}
+
+export async function setCampaignStatus(id: string, status: CampaignStatus): Promise<void> {
+  const { data, error } = await getSupabase().from('campaigns').update({ status }).eq('id', id).select('id')
+  if (error) fail(error)
+  if (!data?.length) throw new Error("Le statut de la campagne n'a pas pu être modifié.")
+}
+
+export async function deleteCampaign(id: string): Promise<void> {
+  const { data, error } = await getSupabase().from('campaigns').delete().eq('id', id).select('id')
+  if (error) fail(error)
+  if (!data?.length) throw new Error("La campagne n'a pas pu être supprimée.")
+}
+
+export const EXPORT_PAGE_SIZE = 1000
+
+/** Every row of one export file, keyset-paged on right_id so that nothing is cut at 1000 rows. */
+export async function fetchExportRows(campaignId: string, file: ExportFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
+  const rows: ExportRow[] = []
+  let afterId: string | undefined
+  for (;;) {
+    const { data, error } = await getSupabase().rpc('campaign_export_rows', {
+      p_campaign_id: campaignId,
+      p_file: file,
+      p_limit: EXPORT_PAGE_SIZE,
+      ...(afterId ? { p_after_id: afterId } : {}),
+    })
+    if (error) fail(error)
+    const page = (data ?? []) as unknown as ExportRow[]
+    rows.push(...page)
+    onProgress?.(rows.length)
+    if (page.length < EXPORT_PAGE_SIZE) return rows
+    afterId = page[page.length - 1]?.right_id
+  }
+}
+
+export interface AdminCounters {
+  active_campaigns: number
+  draft_campaigns: number
+  completed_campaigns: number
+  archived_campaigns: number
+  users: number
+  applications: number
+}
+
+export async function fetchAdminDashboard(): Promise<AdminCounters> {
+  const { data, error } = await getSupabase().rpc('admin_dashboard')
+  if (error) fail(error)
+  const row = (Array.isArray(data) ? data[0] : data) as Partial<AdminCounters> | null
+  return {
+    active_campaigns: row?.active_campaigns ?? 0,
+    draft_campaigns: row?.draft_campaigns ?? 0,
+    completed_campaigns: row?.completed_campaigns ?? 0,
+    archived_campaigns: row?.archived_campaigns ?? 0,
+    users: row?.users ?? 0,
+    applications: row?.applications ?? 0,
+  }
+}
+
+export interface DirectoryUser {
+  id: string
+  first_name: string
+  last_name: string
+  email: string
+  role: string
+  department: string | null
+}
+
+export async function fetchDirectoryUsers(): Promise<DirectoryUser[]> {
+  const { data, error } = await getSupabase()
+    .from('users')
+    .select('id,first_name,last_name,email,role,department')
+    .order('last_name')
+  if (error) fail(error)
+  return (data ?? []) as DirectoryUser[]
+}
+
+export interface ApplicationSummary {
+  id: string
+  name: string
+  description: string | null
+  created_at: string
+}
+
+export async function fetchApplicationSummaries(): Promise<ApplicationSummary[]> {
+  const { data, error } = await getSupabase().from('applications').select('id,name,description,created_at').order('name')
+  if (error) fail(error)
+  return (data ?? []) as ApplicationSummary[]
+}
+
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: () => ['campaigns', 'list'] as const,
+  applicationOptions: () => ['campaigns', 'application-options'] as const,
+  adminDashboard: () => ['campaigns', 'admin-dashboard'] as const,
+  directoryUsers: () => ['campaigns', 'directory-users'] as const,
+  applications: () => ['campaigns', 'applications'] as const,
+}
+
+export const campaignsQuery = () => queryOptions({ queryKey: campaignKeys.list(), queryFn: fetchCampaigns })
+export const applicationOptionsQuery = () =>
+  queryOptions({ queryKey: campaignKeys.applicationOptions(), queryFn: fetchApplicationOptions, staleTime: 60_000 })
+export const adminDashboardQuery = () => queryOptions({ queryKey: campaignKeys.adminDashboard(), queryFn: fetchAdminDashboard })
+
+export const useCampaigns = () => useQuery(campaignsQuery())
+export const useApplicationOptions = (enabled = true) => useQuery({ ...applicationOptionsQuery(), enabled })
+export const useAdminDashboard = () => useQuery(adminDashboardQuery())
+export const useDirectoryUsers = () => useQuery({ queryKey: campaignKeys.directoryUsers(), queryFn: fetchDirectoryUsers })
+export const useApplicationSummaries = () => useQuery({ queryKey: campaignKeys.applications(), queryFn: fetchApplicationSummaries })
+
+function useInvalidateCampaigns() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: campaignKeys.all })
+}
+
+export function useSaveCampaign() {
+  const invalidate = useInvalidateCampaigns()
+  return useMutation({
+    mutationFn: ({ id, payload }: { id?: string; payload: CampaignPayload }) =>
+      id ? updateCampaign(id, payload) : createCampaign(payload),
+    onSuccess: invalidate,
+  })
+}
+
+export function useSetCampaignStatus() {
+  const invalidate = useInvalidateCampaigns()
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: CampaignStatus }) => setCampaignStatus(id, status),
+    onSuccess: invalidate,
+  })
+}
+
+export function useDeleteCampaign() {
+  const invalidate = useInvalidateCampaigns()
+  return useMutation({ mutationFn: (id: string) => deleteCampaign(id), onSuccess: invalidate })
+}

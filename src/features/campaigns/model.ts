@@ -1,0 +1,330 @@
+/** Pure logic of the campaigns feature: form rules, table figures, the three Excel files (SPEC §2, §3, §4, §5, §9). */
+import { addDays, format } from 'date-fns'
+import { formatDate } from '@/lib/dates'
+import { ACCOUNT_TYPES, accountTypeLabel, campaignStatusLabel, rightStatusLabel, type AccountType, type CampaignStatus } from '@/lib/labels'
+import type { Tone } from '@/lib/tones'
+
+export interface Campaign {
+  id: string
+  name: string
+  description: string
+  applicationId: string | null
+  applicationName: string | null
+  accountType: AccountType | null
+  startDate: string
+  endDate: string
+  status: CampaignStatus
+  createdBy: string | null
+  creatorName: string | null
+  createdAt: string
+  /** Rounded percent of decided rights; null when the campaign has no rights. */
+  progress: number | null
+  rightsCount: number
+  pendingCount: number
+  validatedManagerCount: number
+  validatedBpoMetierCount: number
+}
+
+// ─── Table ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const applicationScopeLabel = (campaign: Pick<Campaign, 'applicationName'>) => campaign.applicationName ?? 'Toutes'
+export const accountTypeScopeLabel = (campaign: Pick<Campaign, 'accountType'>) =>
+  campaign.accountType ? accountTypeLabel(campaign.accountType) : 'Tous'
+export const campaignStatusText = (status: string) => campaignStatusLabel(status)
+
+const STATUS_TONES: Record<CampaignStatus, Tone> = { draft: 'grey', active: 'blue', completed: 'green', archived: 'amber' }
+export const campaignStatusTone = (status: CampaignStatus): Tone => STATUS_TONES[status] ?? 'grey'
+
+export type CampaignTransition = 'start' | 'complete' | 'archive'
+
+/** The one lifecycle step a campaign in this status offers (SPEC §4), if any. */
+export function nextTransition(status: CampaignStatus): { action: CampaignTransition; to: CampaignStatus; label: string } | null {
+  switch (status) {
+    case 'draft':
+      return { action: 'start', to: 'active', label: 'Démarrer' }
+    case 'active':
+      return { action: 'complete', to: 'completed', label: 'Terminer' }
+    case 'completed':
+      return { action: 'archive', to: 'archived', label: 'Archiver' }
+    default:
+      return null
+  }
+}
+
+export const TRANSITION_CONFIRMATIONS: Record<CampaignTransition, (name: string) => string> = {
+  start: (name) =>
+    `Démarrer la campagne « ${name} » ? Les droits de son périmètre y seront rattachés et repasseront en attente de revue.`,
+  complete: (name) =>
+    `Terminer la campagne « ${name} » ? Les droits encore non décidés seront transmis au Responsable d'Application pour traitement.`,
+  archive: (name) => `Archiver la campagne « ${name} » ? Elle ne pourra plus évoluer.`,
+}
+
+export const deleteConfirmation = (name: string) =>
+  `Êtes-vous sûr de vouloir supprimer la campagne « ${name} » ? Cette action est irréversible et supprime également les droits associés.`
+
+export const isEditable = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'draft'
+
+// ─── Form (SPEC §5) ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface CampaignFormValues {
+  name: string
+  description: string
+  applicationId: string
+  accountType: string
+  startDate: string
+  endDate: string
+}
+
+export type CampaignFormErrors = Partial<Record<keyof CampaignFormValues, string>>
+
+export interface CampaignPayload {
+  name: string
+  description: string
+  application_id: string | null
+  account_type: AccountType | null
+  start_date: string
+  end_date: string
+}
+
+export const EMPTY_CAMPAIGN_FORM: CampaignFormValues = {
+  name: '',
+  description: '',
+  applicationId: '',
+  accountType: '',
+  startDate: '',
+  endDate: '',
+}
+
+export const CAMPAIGN_FORM_MESSAGES = {
+  nameRequired: 'Le nom de la campagne est obligatoire.',
+  nameTooLong: 'Le nom ne peut pas dépasser 200 caractères.',
+  descriptionTooLong: 'La description ne peut pas dépasser 2000 caractères.',
+  startRequired: 'La date de début est obligatoire.',
+  endRequired: 'La date de fin est obligatoire.',
+  invalidDate: 'Date invalide.',
+  endBeforeStart: 'La date de fin doit être postérieure ou égale à la date de début.',
+  invalidAccountType: 'Type de compte inconnu.',
+} as const
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+const isIsoDate = (value: string) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+
+export function formFromCampaign(campaign: Campaign): CampaignFormValues {
+  return {
+    name: campaign.name,
+    description: campaign.description,
+    applicationId: campaign.applicationId ?? '',
+    accountType: campaign.accountType ?? '',
+    startDate: campaign.startDate.slice(0, 10),
+    endDate: campaign.endDate.slice(0, 10),
+  }
+}
+
+export function validateCampaignForm(values: CampaignFormValues): CampaignFormErrors {
+  const errors: CampaignFormErrors = {}
+  const name = values.name.trim()
+  if (!name) errors.name = CAMPAIGN_FORM_MESSAGES.nameRequired
+  else if (name.length > 200) errors.name = CAMPAIGN_FORM_MESSAGES.nameTooLong
+  if (values.description.length > 2000) errors.description = CAMPAIGN_FORM_MESSAGES.descriptionTooLong
+  if (!values.startDate) errors.startDate = CAMPAIGN_FORM_MESSAGES.startRequired
+  else if (!isIsoDate(values.startDate)) errors.startDate = CAMPAIGN_FORM_MESSAGES.invalidDate
+  if (!values.endDate) errors.endDate = CAMPAIGN_FORM_MESSAGES.endRequired
+  else if (!isIsoDate(values.endDate)) errors.endDate = CAMPAIGN_FORM_MESSAGES.invalidDate
+  if (!errors.startDate && !errors.endDate && values.endDate < values.startDate) errors.endDate = CAMPAIGN_FORM_MESSAGES.endBeforeStart
+  if (values.accountType && !(ACCOUNT_TYPES as readonly string[]).includes(values.accountType)) {
+    errors.accountType = CAMPAIGN_FORM_MESSAGES.invalidAccountType
+  }
+  return errors
+}
+
+export function toCampaignPayload(values: CampaignFormValues): CampaignPayload {
+  return {
+    name: values.name.trim(),
+    description: values.description.trim(),
+    application_id: values.applicationId || null,
+    account_type: (values.accountType || null) as AccountType | null,
+    start_date: values.startDate,
+    end_date: values.endDate,
+  }
+}
+
+// ─── Excel exports (SPEC §3, §9) ────────────────────────────────────────────────────────────────────────────────
+
+export type ExportFile = 'manager' | 'bpo_metier' | 'bpo_groupe'
+export const EXPORT_FILES: readonly ExportFile[] = ['manager', 'bpo_metier', 'bpo_groupe']
+
+export const EXPORT_FILE_LABELS: Record<ExportFile, string> = {
+  manager: 'Manager',
+  bpo_metier: 'BPO Métier',
+  bpo_groupe: 'BPO Groupe',
+}
+
+/** Days the recipient of each file has to answer (SPEC §9: 5 working days computed as calendar days, 3, 2). */
+export const EXPORT_DEADLINE_DAYS: Record<ExportFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
+
+export const DEFAULT_JUSTIFICATION = 'Accès nécessaire pour les fonctions'
+export const DEFAULT_MANAGER_COMMENT = 'Validé par le manager'
+export const SUSPENSION_NOTICE = 'Les droits non validés à la date limite seront automatiquement suspendus.'
+export const NEVER_USED = 'Jamais'
+
+/** One row of rpc('campaign_export_rows'). */
+export interface ExportRow {
+  right_id: string
+  user_name: string | null
+  user_email: string | null
+  application_name: string | null
+  role_name: string | null
+  account_type?: string | null
+  granted_at: string | null
+  last_used_at: string | null
+  justification: string | null
+  status: string | null
+  manager_decision: string | null
+  manager_comment: string | null
+  manager_decided_at: string | null
+  bpo_metier_decision: string | null
+  bpo_metier_comment: string | null
+  bpo_metier_decided_at: string | null
+  bpo_groupe_decision: string | null
+  bpo_groupe_comment: string | null
+  bpo_groupe_decided_at: string | null
+}
+
+const BASE_COLUMNS = [
+  'ID du droit',
+  'Utilisateur',
+  'E-mail',
+  'Application',
+  'Rôle / Profil',
+  "Date d'attribution",
+  'Dernière utilisation',
+  'Justification métier',
+  'Validation manager',
+  'Commentaire manager',
+  'Date de validation manager',
+] as const
+const BPO_METIER_COLUMNS = ['Validation BPO Métier', 'Commentaire BPO Métier', 'Date de validation BPO Métier'] as const
+const BPO_GROUPE_COLUMNS = ['Validation BPO Groupe', 'Commentaire BPO Groupe', 'Date de validation BPO Groupe', 'Statut final'] as const
+
+export function exportColumns(file: ExportFile): string[] {
+  if (file === 'manager') return [...BASE_COLUMNS]
+  if (file === 'bpo_metier') return [...BASE_COLUMNS, ...BPO_METIER_COLUMNS]
+  return [...BASE_COLUMNS, ...BPO_METIER_COLUMNS, ...BPO_GROUPE_COLUMNS]
+}
+
+/** Widths in characters, one per column of exportColumns(file). */
+export function exportColumnWidths(file: ExportFile): number[] {
+  const widths: Record<string, number> = {
+    'ID du droit': 38,
+    Utilisateur: 26,
+    'E-mail': 32,
+    Application: 22,
+    'Rôle / Profil': 26,
+    'Justification métier': 40,
+    'Statut final': 22,
+  }
+  return exportColumns(file).map((column) => widths[column] ?? (column.startsWith('Commentaire') ? 36 : 22))
+}
+
+export function decisionLabel(decision: string | null | undefined): string {
+  if (decision === 'approved') return 'Validé'
+  if (decision === 'refused') return 'Refusé'
+  return ''
+}
+
+/** A cell a spreadsheet could take for a formula (=, +, -, @, or a leading tab or carriage return) gets a quote first. */
+export function safeCell(value: string | null | undefined): string {
+  const text = value ?? ''
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+}
+
+/** The data rows of one file, in exportColumns(file) order, every cell a formula-safe string. */
+export function buildExportRows(file: ExportFile, rows: readonly ExportRow[]): string[][] {
+  return rows.map((row) => {
+    const managerComment = row.manager_comment || (row.manager_decision === 'approved' ? DEFAULT_MANAGER_COMMENT : '')
+    const cells: (string | null)[] = [
+      row.right_id,
+      row.user_name,
+      row.user_email,
+      row.application_name,
+      row.role_name,
+      formatDate(row.granted_at, ''),
+      formatDate(row.last_used_at, NEVER_USED),
+      row.justification || DEFAULT_JUSTIFICATION,
+      decisionLabel(row.manager_decision),
+      managerComment,
+      formatDate(row.manager_decided_at, ''),
+    ]
+    if (file !== 'manager') {
+      cells.push(decisionLabel(row.bpo_metier_decision), row.bpo_metier_comment, formatDate(row.bpo_metier_decided_at, ''))
+    }
+    if (file === 'bpo_groupe') {
+      cells.push(
+        decisionLabel(row.bpo_groupe_decision),
+        row.bpo_groupe_comment,
+        formatDate(row.bpo_groupe_decided_at, ''),
+        row.status ? rightStatusLabel(row.status) : '',
+      )
+    }
+    return cells.map(safeCell)
+  })
+}
+
+export function exportDeadline(file: ExportFile, today: Date = new Date()): Date {
+  return addDays(today, EXPORT_DEADLINE_DAYS[file])
+}
+
+/** The Instructions sheet: campaign name, deadline, what to do, and for the manager the suspension notice. */
+export function buildInstructionRows(file: ExportFile, campaignName: string, today: Date = new Date()): string[][] {
+  const rows: string[][] = [
+    ['Campagne', safeCell(campaignName)],
+    ['Fichier', EXPORT_FILE_LABELS[file]],
+    ['Date limite', formatDate(exportDeadline(file, today))],
+    [],
+    ['Instructions'],
+  ]
+  const steps: Record<ExportFile, string[]> = {
+    manager: [
+      'Pour chaque droit, indiquez « Validé » ou « Refusé » dans la colonne Validation manager.',
+      'Ajoutez un commentaire pour tout refus.',
+      'Renvoyez le fichier avant la date limite. Il sera ensuite transmis au BPO Métier.',
+      SUSPENSION_NOTICE,
+    ],
+    bpo_metier: [
+      'Ces droits ont été validés par le manager.',
+      'Pour chaque droit, indiquez « Validé » ou « Refusé » dans la colonne Validation BPO Métier.',
+      'Renvoyez le fichier avant la date limite. Il sera ensuite transmis au BPO Groupe.',
+    ],
+    bpo_groupe: [
+      'Ces droits ont été validés par le manager puis par le BPO Métier.',
+      'Pour chaque droit, indiquez « Validé » ou « Refusé » dans la colonne Validation BPO Groupe.',
+      'Renvoyez le fichier avant la date limite : votre décision est définitive.',
+    ],
+  }
+  return [...rows, ...steps[file].map((line) => [line])]
+}
+
+const FILE_TYPES: Record<ExportFile, string> = {
+  manager: 'Revue_Manager',
+  bpo_metier: 'Revue_BPO_Metier',
+  bpo_groupe: 'Revue_BPO_Groupe',
+}
+
+/** SPEC §9: review type, campaign name with spaces turned into underscores, the date, .xlsx. */
+export function exportFileName(file: ExportFile, campaignName: string, today: Date = new Date()): string {
+  const name = campaignName
+    .trim()
+    .replace(/\s+/g, '_')
+    .replace(/[\\/:*?"<>|]/g, '-')
+    .replace(/\p{Cc}/gu, '-')
+  return `${FILE_TYPES[file]}_${name || 'campagne'}_${format(today, 'yyyy-MM-dd')}.xlsx`
+}
+
+/** The three counts of the export dialog, for the three files. */
+export function exportCounts(campaign: Pick<Campaign, 'pendingCount' | 'validatedManagerCount' | 'validatedBpoMetierCount'>) {
+  return {
+    manager: campaign.pendingCount,
+    bpo_metier: campaign.validatedManagerCount,
+    bpo_groupe: campaign.validatedBpoMetierCount,
+  } satisfies Record<ExportFile, number>
+}
