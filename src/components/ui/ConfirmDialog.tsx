@@ -1,4 +1,4 @@
-import { Button } from './Button'
+import { Button, type ButtonVariant } from './Button'
 import { Dialog } from './Dialog'
 import { ErrorBox } from './ErrorBox'
 
@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   title: string
   message: string
   confirmLabel?: string
+  /** Red by default, for deletions; a lifecycle step may ask in the primary colour. */
+  variant?: ButtonVariant
   pending?: boolean
   /** The server's refusal, shown inside the dialog, which stays open. */
   error?: string | null
@@ -14,8 +16,18 @@ interface ConfirmDialogProps {
   onClose: () => void
 }
 
-/** Asks before a destructive action; the confirm button is red. */
-export function ConfirmDialog({ open, title, message, confirmLabel = 'Supprimer', pending = false, error, onConfirm, onClose }: ConfirmDialogProps) {
+/** Asks before an action that cannot be taken back; a failure keeps it open with the server's message. */
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel = 'Supprimer',
+  variant = 'danger',
+  pending = false,
+  error,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       open={open}
@@ -27,7 +39,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel = 'Supprimer'
           <Button variant="outline" onClick={onClose} disabled={pending}>
             Annuler
           </Button>
-          <Button variant="danger" onClick={onConfirm} loading={pending}>
+          <Button variant={variant} onClick={onConfirm} loading={pending}>
             {confirmLabel}
           </Button>
         </>

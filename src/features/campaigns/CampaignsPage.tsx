@@ -13,7 +13,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { formatDate } from '@/lib/dates'
 import { useCampaigns, useDeleteCampaign, useSetCampaignStatus } from './api'
 import { CampaignFormDialog } from './CampaignFormDialog'
-import { ConfirmDialog } from './ConfirmDialog'
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ExportDialog } from './ExportDialog'
 import {
   TRANSITION_CONFIRMATIONS,
