@@ -65,6 +65,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 
 export function openPostgres(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max })
+  // A connection the server ends (a restart, a dropped database) must not crash the process; the pool replaces it.
+  const onConnectionError = (error: Error) => console.warn(`[database] connection lost: ${error.message}`)
+  pool.on('error', onConnectionError)
+  pool.on('connect', (client) => client.on('error', onConnectionError))
   const wrap = (client: pg.PoolClient | pg.Pool): Sql => ({
     query: async (text, params) => ({ rows: (await client.query(text, params as unknown[])).rows }),
     exec: async (text) => {
