@@ -10,7 +10,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { TextInput } from '@/components/ui/TextInput'
 import { downloadCsv, toCsv } from '@/lib/csv'
 import { formatDateTime } from '@/lib/dates'
-import { fetchAllAuditEvents, useAuditCount, useAuditFilterOptions, useAuditPage } from './api'
+import { fetchAllAuditEvents, useAuditCount, useAuditFilterOptions, useAuditPage, useLiveAudit } from './api'
 import {
   actionLabel,
   AUDIT_CSV_HEADER,
@@ -83,6 +83,7 @@ export function AuditPage({ title }: { title: string }) {
   const [exporting, setExporting] = useState<number | null>(null)
   const [exportError, setExportError] = useState<string | null>(null)
 
+  useLiveAudit()
   const events = useAuditPage(filters, page)
   const count = useAuditCount(filters)
   const options = useAuditFilterOptions()

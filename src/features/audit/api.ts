@@ -1,6 +1,7 @@
 /** The only file of the audit feature that calls Supabase. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import {
   AUDIT_EXPORT_PAGE_SIZE,
   AUDIT_PAGE_SIZE,
@@ -73,6 +74,8 @@ export const auditCountQuery = (filters: AuditFilters) =>
 export const auditFilterOptionsQuery = () =>
   queryOptions({ queryKey: auditKeys.filterOptions(), queryFn: fetchAuditFilterOptions, staleTime: 60_000 })
 
+/** New events appear on the page being read without a reload. */
+export const useLiveAudit = () => useLiveInvalidation(['audit_logs'], auditKeys.all)
 export const useAuditPage = (filters: AuditFilters, page: number) => useQuery(auditPageQuery(filters, page))
 export const useAuditCount = (filters: AuditFilters) => useQuery(auditCountQuery(filters))
 export const useAuditFilterOptions = () => useQuery(auditFilterOptionsQuery())

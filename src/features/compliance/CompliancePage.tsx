@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { downloadCsv, toCsvSections } from '@/lib/csv'
 import { cn } from '@/lib/cn'
-import { complianceReportQuery, useApplicationOptions } from './api'
+import { complianceReportQuery, useApplicationOptions, useLiveCompliance } from './api'
 import {
   complianceCsvSections,
   complianceFileName,
@@ -65,6 +65,7 @@ export function CompliancePage({ title }: { title: string }) {
   const [applicationId, setApplicationId] = useState('')
   const [filtersOpen, setFiltersOpen] = useState(false)
   const [draft, setDraft] = useState('')
+  useLiveCompliance()
   const report = useQuery({ ...complianceReportQuery(applicationId), placeholderData: keepPreviousData })
   const applications = useApplicationOptions()
   const options = applications.data ?? []

@@ -13,7 +13,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { downloadCsv, toCsv } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
 import { cn } from '@/lib/cn'
-import { fetchAllRightsForExport, rssiDashboardQuery, useApplicationOptions } from './api'
+import { fetchAllRightsForExport, rssiDashboardQuery, useApplicationOptions, useLiveCompliance } from './api'
 import { DashboardFiltersDialog } from './DashboardFiltersDialog'
 import {
   activeFilterCount,
@@ -61,6 +61,7 @@ export function RssiDashboard({ title, today }: RssiDashboardProps) {
   const [filtersOpen, setFiltersOpen] = useState(false)
   const [exporting, setExporting] = useState<number | null>(null)
   const [exportError, setExportError] = useState<string | null>(null)
+  useLiveCompliance()
   const dashboard = useQuery({ ...rssiDashboardQuery(filters), placeholderData: keepPreviousData })
   const applications = useApplicationOptions()
   const filterCount = activeFilterCount(filters)

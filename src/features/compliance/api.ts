@@ -1,6 +1,7 @@
 /** The only file of the compliance feature that calls Supabase: the RSSI dashboard and the compliance page. */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import {
   dashboardArgs,
   rightsExportArgs,
@@ -80,6 +81,15 @@ export const applicationOptionsQuery = () =>
 export const complianceReportQuery = (applicationId: string) =>
   queryOptions({ queryKey: complianceKeys.report(applicationId), queryFn: () => fetchComplianceReport(applicationId) })
 
+/**
+ * The figures follow the decisions, campaigns, applications and rules as they change. They are aggregates over
+ * every right, so a stream of decisions refreshes them at most every few seconds rather than on each one.
+ */
+export const useLiveCompliance = () =>
+  useLiveInvalidation(['user_rights', 'campaigns', 'applications', 'control_rules', 'users'], complianceKeys.all, {
+    debounceMs: 1000,
+    maxWaitMs: 5000,
+  })
 export const useRssiDashboard = (filters: DashboardFilters) => useQuery(rssiDashboardQuery(filters))
 export const useApplicationOptions = () => useQuery(applicationOptionsQuery())
 export const useComplianceReport = (applicationId: string) => useQuery(complianceReportQuery(applicationId))

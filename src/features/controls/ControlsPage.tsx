@@ -8,7 +8,7 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { useApplicationChoices, useControlRules, useDeleteControlRule, useSaveControlRule, useToggleControlRule } from './api'
+import { useApplicationChoices, useControlRules, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule } from './api'
 import { ControlRuleFormDialog } from './ControlRuleFormDialog'
 import {
   CONTROL_MESSAGES,
@@ -24,6 +24,7 @@ type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; rule: C
 
 /** SPEC §2 Contrôles (admin and rssi): list, create, edit, toggle, delete control rules. */
 export function ControlsPage({ title }: { title: string }) {
+  useLiveControlRules()
   const rules = useControlRules()
   const [editing, setEditing] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<ControlRuleRow | null>(null)

@@ -2,6 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
 import type { ApplicationChoice, ControlRuleInput, ControlRuleRow } from './model'
 
@@ -56,6 +57,8 @@ export const controlKeys = {
 export const controlRulesQuery = () => queryOptions({ queryKey: controlKeys.list(), queryFn: fetchControlRules })
 export const applicationChoicesQuery = () => queryOptions({ queryKey: controlKeys.applications(), queryFn: fetchApplicationChoices })
 
+/** Rules changed by another administrator, or an application renamed, show without a reload. */
+export const useLiveControlRules = () => useLiveInvalidation(['control_rules', 'applications'], controlKeys.all)
 export const useControlRules = () => useQuery(controlRulesQuery())
 export const useApplicationChoices = (enabled: boolean) => useQuery({ ...applicationChoicesQuery(), enabled })
 

@@ -1,6 +1,7 @@
 /** The only file of the reviews feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import type { DecisionInput, OwnRight, QueueItem, ReviewDeadline, RightsSummary } from './model'
 
 /** The largest page the API serves (p_limit 1..1000). */
@@ -91,7 +92,7 @@ export const reviewKeys = {
 
 export const reviewQueueQuery = () => queryOptions({ queryKey: reviewKeys.queue(), queryFn: fetchReviewQueue })
 export const reviewQueueCountQuery = () =>
-  queryOptions({ queryKey: reviewKeys.queueCount(), queryFn: fetchReviewQueueCount, refetchInterval: 60_000 })
+  queryOptions({ queryKey: reviewKeys.queueCount(), queryFn: fetchReviewQueueCount })
 export const rightsSummaryQuery = () => queryOptions({ queryKey: reviewKeys.summary(), queryFn: fetchRightsSummary })
 export const reviewDeadlineQuery = () => queryOptions({ queryKey: reviewKeys.deadline(), queryFn: fetchReviewDeadline })
 export const ownRightsQuery = (userId: string) =>
@@ -102,6 +103,12 @@ export const useReviewQueueCount = () => useQuery(reviewQueueCountQuery())
 export const useRightsSummary = () => useQuery(rightsSummaryQuery())
 export const useReviewDeadline = () => useQuery(reviewDeadlineQuery())
 export const useOwnRights = (userId: string) => useQuery(ownRightsQuery(userId))
+
+/**
+ * Decisions taken elsewhere (another reviewer, another tab), a campaign started or closed, a person renamed:
+ * every review list and the bell's count refresh without a reload.
+ */
+export const useLiveReviews = () => useLiveInvalidation(['user_rights', 'campaigns', 'users'], reviewKeys.all)
 
 /** Everything a decision can change: the queue, its count, the caller's rights and counters. */
 export function invalidateReviews(queryClient: QueryClient) {

@@ -14,6 +14,7 @@ const stubs = vi.hoisted(() => ({
 
 // The api neighbour is stubbed with a server of 250 events that filters and pages like rssi_audit_events.
 vi.mock('@/features/audit/api', () => ({
+  useLiveAudit: () => {},
   useAuditPage: (filters: AuditFilters, page: number) =>
     useQuery({
       queryKey: ['audit', 'page', filters, page],

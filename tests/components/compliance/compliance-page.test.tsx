@@ -9,6 +9,7 @@ vi.setConfig({ testTimeout: 30_000 })
 const stubs = vi.hoisted(() => ({ fetchComplianceReport: vi.fn() }))
 
 vi.mock('@/features/compliance/api', () => ({
+  useLiveCompliance: () => {},
   complianceReportQuery: (applicationId: string) =>
     queryOptions({
       queryKey: ['compliance', 'report', applicationId],

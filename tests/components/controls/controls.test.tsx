@@ -20,6 +20,7 @@ const rule: ControlRuleRow = {
 const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
 
 vi.mock('@/features/controls/api', () => ({
+  useLiveControlRules: () => {},
   useControlRules: () => ({ isPending: false, isError: false, data: [rule] }),
   useApplicationChoices: () => ({ data: [{ id: 'app-1', name: 'SAP Finance' }] }),
   useSaveControlRule: () => mutation,
