@@ -2,6 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import { groupOwnerChoices, type ApplicationInput, type ApplicationOwnerChoices, type ApplicationRow, type OwnerChoice } from './model'
 
 /** The server's French message, or SPEC §8's fallback in French when it gave none. */
@@ -54,6 +55,8 @@ export const ownerChoicesQuery = () => queryOptions({ queryKey: applicationKeys.
 
 export const useApplications = () => useQuery(applicationsQuery())
 export const useOwnerChoices = (enabled: boolean) => useQuery({ ...ownerChoicesQuery(), enabled })
+/** Applications changed by another administrator, and renamed owners, show without a reload. */
+export const useLiveApplications = () => useLiveInvalidation(['applications', 'users'], applicationKeys.all)
 
 export function useSaveApplication() {
   const queryClient = useQueryClient()

@@ -2,6 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import type { UserInput, UserRow } from './model'
 
 /** The server's French message, or SPEC §8's fallback in French when it gave none. */
@@ -37,6 +38,8 @@ export const userKeys = {
 
 export const usersQuery = () => queryOptions({ queryKey: userKeys.list(), queryFn: fetchUsers })
 export const useUsers = () => useQuery(usersQuery())
+/** People added, edited or removed by another administrator (or an import) show without a reload. */
+export const useLiveUsers = () => useLiveInvalidation(['users'], userKeys.all)
 
 export function useSaveUser() {
   const queryClient = useQueryClient()

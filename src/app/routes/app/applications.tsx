@@ -1,9 +1,11 @@
 import { appPage } from '@/app/app-pages'
 import { useCurrentUser } from '@/auth/auth-context'
 import { isAdministrator } from '@/auth/roles'
+import { useLiveApplications } from '@/features/applications/api'
 import { ApplicationsPage } from '@/features/applications/ApplicationsPage'
 
 export function ApplicationsRoute() {
   const user = useCurrentUser()
+  useLiveApplications()
   return <ApplicationsPage title={appPage('applications').title} canManage={isAdministrator(user)} />
 }
