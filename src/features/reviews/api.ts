@@ -1,28 +1,37 @@
 /** The only file of the reviews feature that calls Supabase. */
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo } from 'react'
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { DecisionInput, OwnRight, QueueItem, ReviewDeadline, RightsSummary } from './model'
 
 /** The largest page the API serves (p_limit 1..1000). */
 export const QUEUE_PAGE_SIZE = 1000
+/** A small first page, so that the first rows are on screen while the rest of a long queue is still coming. */
+export const QUEUE_FIRST_PAGE_SIZE = 100
 
 function fail(error: { message: string }): never {
   throw new Error(error.message)
 }
 
-/** Every right awaiting the caller's decision, keyset-paged on right_id so that nothing is cut at 1000. */
-export async function fetchReviewQueue(): Promise<QueueItem[]> {
-  const items: QueueItem[] = []
-  let afterId: string | undefined
-  for (;;) {
-    const { data, error } = await getSupabase().rpc('review_queue', { p_after_id: afterId, p_limit: QUEUE_PAGE_SIZE })
-    if (error) fail(error)
-    const page = (data ?? []) as unknown as QueueItem[]
-    items.push(...page)
-    if (page.length < QUEUE_PAGE_SIZE) return items
-    afterId = page[page.length - 1]?.right_id
-  }
+const queuePageSize = (afterId: string | null) => (afterId === null ? QUEUE_FIRST_PAGE_SIZE : QUEUE_PAGE_SIZE)
+
+/** One keyset page of the rights awaiting the caller's decision: those after `afterId` in right_id order. */
+export async function fetchReviewQueuePage(afterId: string | null): Promise<QueueItem[]> {
+  const { data, error } = await getSupabase().rpc('review_queue', {
+    ...(afterId === null ? {} : { p_after_id: afterId }),
+    p_limit: queuePageSize(afterId),
+  })
+  if (error) fail(error)
+  return (data ?? []) as unknown as QueueItem[]
 }
 
 export async function fetchReviewQueueCount(): Promise<number> {
@@ -90,7 +99,18 @@ export const reviewKeys = {
   ownRights: (userId: string) => ['reviews', 'own-rights', userId] as const,
 }
 
-export const reviewQueueQuery = () => queryOptions({ queryKey: reviewKeys.queue(), queryFn: fetchReviewQueue })
+/**
+ * The whole queue as keyset pages (nothing is cut at 1000). A refetch walks the pages again from the first, taking
+ * each cursor from the fresh page before it, so a right decided or added meanwhile is neither skipped nor doubled.
+ */
+export const reviewQueueQuery = () =>
+  infiniteQueryOptions({
+    queryKey: reviewKeys.queue(),
+    queryFn: ({ pageParam }) => fetchReviewQueuePage(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage, _pages, lastParam) =>
+      lastPage.length < queuePageSize(lastParam) ? undefined : (lastPage[lastPage.length - 1]?.right_id ?? undefined),
+  })
 export const reviewQueueCountQuery = () =>
   queryOptions({ queryKey: reviewKeys.queueCount(), queryFn: fetchReviewQueueCount })
 export const rightsSummaryQuery = () => queryOptions({ queryKey: reviewKeys.summary(), queryFn: fetchRightsSummary })
@@ -98,7 +118,16 @@ export const reviewDeadlineQuery = () => queryOptions({ queryKey: reviewKeys.dea
 export const ownRightsQuery = (userId: string) =>
   queryOptions({ queryKey: reviewKeys.ownRights(userId), queryFn: () => fetchOwnRights(userId) })
 
-export const useReviewQueue = () => useQuery(reviewQueueQuery())
+/** The queue, shown from its first page on while the next pages load one after the other. */
+export function useReviewQueue() {
+  const query = useInfiniteQuery(reviewQueueQuery())
+  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage()
+  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage])
+  const items = useMemo(() => query.data?.pages.flat() ?? [], [query.data])
+  return { ...query, items, complete: query.isSuccess && !hasNextPage }
+}
 export const useReviewQueueCount = () => useQuery(reviewQueueCountQuery())
 export const useRightsSummary = () => useQuery(rightsSummaryQuery())
 export const useReviewDeadline = () => useQuery(reviewDeadlineQuery())

@@ -4,10 +4,21 @@ import { useReviewQueue, validateRight } from '../api'
 import type { DecisionInput } from '../model'
 import { ReviewQueue } from './ReviewQueue'
 
-/** Mes revues: the whole queue awaiting the caller's decision, fetched page by page. */
+/** Mes revues: the whole queue awaiting the caller's decision, on screen from its first page. */
 export function ReviewsPage({ decide = validateRight }: { decide?: (input: DecisionInput) => Promise<void> }) {
   const queue = useReviewQueue()
   if (queue.isPending) return <Spinner className="py-8" />
-  if (queue.error) return <ErrorBox message={queue.error.message} />
-  return <ReviewQueue items={queue.data} decide={decide} />
+  if (queue.error && queue.items.length === 0) return <ErrorBox message={queue.error.message} />
+  return (
+    <>
+      {!queue.complete && !queue.error && (
+        <Spinner
+          className="mb-4 justify-start"
+          label={`Chargement de la suite de la file… ${queue.items.length} droit(s) chargé(s).`}
+        />
+      )}
+      {queue.error && <ErrorBox className="mb-4" message={`La suite de la file n'a pas pu être chargée : ${queue.error.message}`} />}
+      <ReviewQueue items={queue.items} decide={decide} />
+    </>
+  )
 }
