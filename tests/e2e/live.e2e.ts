@@ -103,6 +103,8 @@ describe('live updates between two browsers', () => {
     await decide(marc, 'Valider', row, 'Toujours nécessaire')
     await julieRow(julie, role).getByText('Validé par le manager').waitFor()
     await waitForBell(marc, marcBell)
+    // Mes revues also keeps the manager's own history, which the decision has just joined.
+    await marc.getByRole('table', { name: 'Historique des décisions' }).getByRole('row').filter({ hasText: role }).getByText('Toujours nécessaire').waitFor()
 
     const bpo = await as('bpo@example.com', '/app/reviews')
     await decide(bpo, 'Valider', row)

@@ -1,6 +1,17 @@
 import { PageHeader } from '@/components/ui/PageHeader'
 import { appPage } from '@/app/app-pages'
+import { useLiveTeam } from '@/features/team/api'
+import { TeamMembersCard } from '@/features/team/components/TeamMembersCard'
 
 export function TeamRoute() {
-  return <PageHeader title={appPage('team').title} />
+  useLiveTeam()
+  return (
+    <>
+      <PageHeader
+        title={appPage('team').title}
+        description="Les personnes dont vous êtes le manager et l'avancement de la revue de leurs droits."
+      />
+      <TeamMembersCard title="Membres de l'équipe" />
+    </>
+  )
 }

@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react'
+import { Link } from 'react-router-dom'
+import { buttonClasses } from '@/components/ui/Button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { Spinner } from '@/components/ui/Spinner'
+import { useAwaitingRights, useTeamSummary } from '../api'
+import type { AwaitingRight } from '../model'
+import { Counter } from './Counter'
+import { AwaitingRightsTable } from './AwaitingRightsTable'
+import { TeamMembersCard } from './TeamMembersCard'
+
+/**
+ * SPEC §2's manager view on live data (ARCHITECTURE §6): counters over the whole team computed in Postgres, the first
+ * rights awaiting the manager (with the decision buttons the page supplies, and all of them in Mes revues) and the
+ * team's progress.
+ */
+export function ManagerDashboard({ renderActions }: { renderActions?: (right: AwaitingRight) => ReactNode }) {
+  const summary = useTeamSummary()
+  const awaiting = useAwaitingRights()
+  const total = summary.data?.awaiting_decision_count
+  const shown = awaiting.data?.length ?? 0
+
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Counter label="Équipe" value={summary.data?.team_size} />
+        <Counter label="En attente" value={summary.data?.pending_count} />
+        <Counter label="Validés" value={summary.data?.validated_count} className="text-green-700" />
+        <Counter label="Refusés" value={summary.data?.refused_count} className="text-red-700" />
+      </div>
+      {summary.error && <ErrorBox message={summary.error.message} />}
+
+      <Card>
+        <CardHeader className="flex flex-wrap items-start justify-between gap-4">
+          <div>
+            <CardTitle>Droits à valider pour l&apos;équipe</CardTitle>
+            {total !== undefined && awaiting.data && (
+              <CardDescription>
+                {total === 0
+                  ? 'Rien en attente de votre décision.'
+                  : shown < total
+                    ? `${shown} sur ${total} droit(s) en attente de votre décision.`
+                    : `${total} droit(s) en attente de votre décision.`}
+              </CardDescription>
+            )}
+          </div>
+          <Link to="/app/reviews" className={buttonClasses({ variant: 'primary', size: 'sm' })}>
+            Traiter dans Mes revues
+          </Link>
+        </CardHeader>
+        <CardContent className="p-0">
+          {awaiting.isPending ? (
+            <Spinner className="py-8" />
+          ) : awaiting.error ? (
+            <ErrorBox className="m-4" message={awaiting.error.message} />
+          ) : (
+            <AwaitingRightsTable rights={awaiting.data} renderActions={renderActions} />
+          )}
+        </CardContent>
+      </Card>
+
+      <TeamMembersCard title="État d'avancement de l'équipe" />
+    </div>
+  )
+}

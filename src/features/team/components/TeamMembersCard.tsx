@@ -1,0 +1,31 @@
+import { useState } from 'react'
+import { Card, CardHeader, CardTitle, CardContent } from '@/components/ui/Card'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { Spinner } from '@/components/ui/Spinner'
+import { useTeamMembers } from '../api'
+import type { TeamMember } from '../model'
+import { MemberRightsDialog } from './MemberRightsDialog'
+import { TeamProgressTable } from './TeamProgressTable'
+
+/** The team's progress, person by person; a person's name opens their rights. */
+export function TeamMembersCard({ title }: { title: string }) {
+  const members = useTeamMembers()
+  const [open, setOpen] = useState<TeamMember | null>(null)
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent className="p-0">
+        {members.isPending ? (
+          <Spinner className="py-8" />
+        ) : members.error ? (
+          <ErrorBox className="m-4" message={members.error.message} />
+        ) : (
+          <TeamProgressTable caption={title} members={members.data} onOpen={setOpen} />
+        )}
+      </CardContent>
+      <MemberRightsDialog member={open} onClose={() => setOpen(null)} />
+    </Card>
+  )
+}

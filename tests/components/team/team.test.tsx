@@ -1,0 +1,244 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { useQuery } from '@tanstack/react-query'
+import { renderApp } from '../support/render-app'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
+import type { AwaitingRight, MemberRight, TeamMember, TeamSummary } from '@/features/team/model'
+
+// The first render loads the lazily split pages, slow on a busy machine.
+vi.setConfig({ testTimeout: 30_000 })
+
+const stubs = vi.hoisted(() => ({
+  fetchTeamSummary: vi.fn(),
+  fetchTeamMembers: vi.fn(),
+  fetchAwaitingRights: vi.fn(),
+  fetchMemberRights: vi.fn(),
+}))
+
+// The api neighbour is stubbed (its real query keys kept): the screens are tested on what Postgres would answer.
+vi.mock('@/features/team/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/team/api')>()
+  return {
+    ...actual,
+    useTeamSummary: () => useQuery({ ...actual.teamSummaryQuery(), queryFn: () => stubs.fetchTeamSummary() as Promise<TeamSummary> }),
+    useTeamMembers: () => useQuery({ ...actual.teamMembersQuery(), queryFn: () => stubs.fetchTeamMembers() as Promise<TeamMember[]> }),
+    useAwaitingRights: () => useQuery({ ...actual.awaitingRightsQuery(), queryFn: () => stubs.fetchAwaitingRights() as Promise<AwaitingRight[]> }),
+    useMemberRights: (userId: string) =>
+      useQuery({ ...actual.memberRightsQuery(userId), queryFn: () => stubs.fetchMemberRights(userId) as Promise<MemberRight[]> }),
+  }
+})
+
+const SUMMARY: TeamSummary = {
+  team_size: 5,
+  rights_count: 17,
+  pending_count: 9,
+  validated_count: 6,
+  refused_count: 2,
+  progress: 47,
+  awaiting_decision_count: 12,
+}
+
+function member(overrides: Partial<TeamMember>): TeamMember {
+  return {
+    user_id: 'u',
+    full_name: 'X Y',
+    email: 'x@example.com',
+    position: null,
+    department: 'Finance',
+    rights_count: 0,
+    pending_count: 0,
+    validated_count: 0,
+    refused_count: 0,
+    progress: null,
+    ...overrides,
+  }
+}
+
+const MEMBERS: TeamMember[] = [
+  member({ user_id: 'u-emma', full_name: 'Emma Girard', email: 'emma.girard@example.com', position: 'Chargée de clientèle', rights_count: 3, pending_count: 3, progress: 0 }),
+  member({ user_id: 'u-julie', full_name: 'Julie Martin', email: 'user@example.com', position: 'Comptable', rights_count: 5, pending_count: 2, validated_count: 2, refused_count: 1, progress: 60 }),
+  member({ user_id: 'u-new', full_name: 'Nina Nouvelle', email: 'nina@example.com' }),
+]
+
+const AWAITING: AwaitingRight[] = [
+  { right_id: 'r2', holder_name: 'Lucas Bonnet', application_name: 'Active Directory', role_name: 'Compte de service', status: 'pending', last_used_at: null, recommendation: 'Jamais utilisé', approve_status: 'validated_manager', refuse_status: 'refused_manager' },
+  { right_id: 'r1', holder_name: 'Julie Martin', application_name: 'SAP Finance', role_name: 'Comptable', status: 'validated_user', last_used_at: '2026-11-10T00:00:00Z', recommendation: null, approve_status: 'validated_manager', refuse_status: 'refused_manager' },
+]
+
+const JULIE_RIGHTS: MemberRight[] = [
+  {
+    id: 'jr1',
+    status: 'validated_user',
+    role_name: 'Comptable',
+    account_type: 'standard',
+    granted_at: '2023-03-01T00:00:00Z',
+    last_used_at: '2026-11-10T00:00:00Z',
+    application: { name: 'SAP Finance' },
+    campaign: { name: 'Revue T4' },
+  },
+  {
+    id: 'jr2',
+    status: 'refused_user',
+    role_name: 'Developer',
+    account_type: 'privileged',
+    granted_at: '2025-02-01T00:00:00Z',
+    last_used_at: null,
+    application: { name: 'GitLab' },
+    campaign: null,
+  },
+]
+
+function renderAs(path: string) {
+  return renderApp({ path, gateway: createFakeGateway({ sessionUser: makeUser('manager', { id: 'id-manager', firstName: 'Marc', lastName: 'Dubois' }) }) })
+}
+
+beforeEach(() => {
+  stubs.fetchTeamSummary.mockReset().mockResolvedValue(SUMMARY)
+  stubs.fetchTeamMembers.mockReset().mockResolvedValue(MEMBERS)
+  stubs.fetchAwaitingRights.mockReset().mockResolvedValue(AWAITING)
+  stubs.fetchMemberRights.mockReset().mockImplementation(async (userId: string) => (userId === 'u-julie' ? JULIE_RIGHTS : []))
+})
+
+describe('Manager dashboard', () => {
+  it('shows the counters Postgres computed for the whole team', async () => {
+    renderAs('/app/dashboard')
+    await waitFor(() => expect(screen.getByTestId('counter-Équipe')).toHaveTextContent('5'), { timeout: 10_000 })
+    expect(screen.getByTestId('counter-En attente')).toHaveTextContent('9')
+    expect(screen.getByTestId('counter-Validés')).toHaveTextContent('6')
+    expect(screen.getByTestId('counter-Refusés')).toHaveTextContent('2')
+  })
+
+  it("lists the rights awaiting the manager, by person, and leads to Mes revues to decide them", async () => {
+    renderAs('/app/dashboard')
+    const table = await screen.findByRole('table', { name: "Droits à valider pour l'équipe" }, { timeout: 10_000 })
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual(['Julie Martin', 'Lucas Bonnet'])
+    expect(within(rows[0]!).getByText("Validé par l'utilisateur")).toBeInTheDocument()
+    expect(within(rows[0]!).getByText('10 novembre 2026')).toBeInTheDocument()
+    expect(within(rows[1]!).getByText('Jamais')).toBeInTheDocument()
+    expect(within(rows[1]!).getByText('Jamais utilisé')).toBeInTheDocument()
+    // Only the first page of the queue is fetched; the count comes from Postgres.
+    expect(screen.getByText('2 sur 12 droit(s) en attente de votre décision.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Traiter dans Mes revues' })).toHaveAttribute('href', '/app/reviews')
+  })
+
+  it('opens the validation dialog from a row of the dashboard, and Annuler closes it', async () => {
+    const { user } = renderAs('/app/dashboard')
+    await user.click(await screen.findByRole('button', { name: 'Refuser Active Directory — Compte de service (Lucas Bonnet)' }, { timeout: 10_000 }))
+    const dialog = await screen.findByRole('dialog', { name: 'Revue du droit' })
+    expect(within(dialog).getByText('Lucas Bonnet')).toBeInTheDocument()
+    expect(within(dialog).getByText('Compte de service')).toBeInTheDocument()
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(screen.getByRole('button', { name: 'Valider SAP Finance — Comptable (Julie Martin)' })).toBeInTheDocument()
+  })
+
+  it("shows the team's progress with SPEC's columns", async () => {
+    renderAs('/app/dashboard')
+    const table = await screen.findByRole('table', { name: "État d'avancement de l'équipe" }, { timeout: 10_000 })
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Collaborateur',
+      'Poste',
+      'Droits',
+      'Validés',
+      'Refusés',
+      'Progression %',
+    ])
+    const julie = within(table).getByRole('row', { name: /Julie Martin/ })
+    expect(within(julie).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Julie Martinuser@example.com', 'Comptable', '5', '2', '1', '60%'])
+    expect(within(julie).getByRole('progressbar', { name: 'Progression de Julie Martin' })).toHaveAttribute('aria-valuenow', '60')
+    // A person without rights has no progress, and an empty position shows '-'.
+    const nina = within(table).getByRole('row', { name: /Nina Nouvelle/ })
+    expect(within(nina).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Nina Nouvellenina@example.com', '-', '0', '0', '0', '-'])
+  })
+
+  it('gives the count alone when the whole queue fits on the dashboard', async () => {
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, awaiting_decision_count: 2 })
+    renderAs('/app/dashboard')
+    expect(await screen.findByText('2 droit(s) en attente de votre décision.', {}, { timeout: 10_000 })).toBeInTheDocument()
+  })
+
+  it('says so when nothing awaits the manager and the team is empty', async () => {
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, team_size: 0, rights_count: 0, pending_count: 0, validated_count: 0, refused_count: 0, progress: null, awaiting_decision_count: 0 })
+    stubs.fetchAwaitingRights.mockResolvedValue([])
+    stubs.fetchTeamMembers.mockResolvedValue([])
+    renderAs('/app/dashboard')
+    expect(await screen.findByText("Aucun droit de l'équipe n'attend votre décision.", {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText('Rien en attente de votre décision.')).toBeInTheDocument()
+    expect(await screen.findByText('Aucun collaborateur dans votre équipe.')).toBeInTheDocument()
+    expect(screen.getByTestId('counter-Équipe')).toHaveTextContent('0')
+  })
+
+  it('shows the French error of each failed call in its place', async () => {
+    stubs.fetchTeamSummary.mockRejectedValue(new Error('Une erreur est survenue'))
+    stubs.fetchAwaitingRights.mockRejectedValue(new Error('La taille de page doit être comprise entre 1 et 1000.'))
+    renderAs('/app/dashboard')
+    await waitFor(() => expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(
+      expect.arrayContaining(['Une erreur est survenue', 'La taille de page doit être comprise entre 1 et 1000.']),
+    ), { timeout: 10_000 })
+    expect(screen.getByTestId('counter-Équipe')).toHaveTextContent('…')
+    // The team's table does not depend on the failed calls.
+    expect(await screen.findByRole('table', { name: "État d'avancement de l'équipe" })).toBeInTheDocument()
+  })
+})
+
+describe('Équipe', () => {
+  it('lists each member with position, rights, validated, refused and progress', async () => {
+    renderAs('/app/team')
+    expect(await screen.findByRole('heading', { name: 'Équipe', level: 1 }, { timeout: 10_000 })).toBeInTheDocument()
+    const table = await screen.findByRole('table', { name: "Membres de l'équipe" })
+    expect(within(table).getAllByRole('row')).toHaveLength(4)
+    const emma = within(table).getByRole('row', { name: /Emma Girard/ })
+    expect(within(emma).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Emma Girardemma.girard@example.com', 'Chargée de clientèle', '3', '0', '0', '0%'])
+  })
+
+  it("opens a member's rights from the keyboard, and gives focus back on Escape", async () => {
+    const { user } = renderAs('/app/team')
+    const open = await screen.findByRole('button', { name: 'Voir les droits de Julie Martin' }, { timeout: 10_000 })
+    open.focus()
+    await user.keyboard('{Enter}')
+    const dialog = screen.getByRole('dialog', { name: 'Droits de Julie Martin' })
+    expect(dialog).toHaveAccessibleDescription('Comptable · user@example.com')
+    const table = await within(dialog).findByRole('table', { name: 'Droits de Julie Martin' })
+    const gitlab = within(table).getByRole('row', { name: /GitLab/ })
+    expect(within(gitlab).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      'GitLab',
+      'Developer',
+      'À privilèges',
+      '01 février 2025',
+      'Jamais',
+      "Refusé par l'utilisateur",
+    ])
+    expect(within(table).getByRole('row', { name: /SAP Finance/ })).toHaveTextContent("Validé par l'utilisateur")
+    expect(stubs.fetchMemberRights).toHaveBeenCalledWith('u-julie')
+
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(open).toHaveFocus()
+  })
+
+  it('says so when a member holds no right', async () => {
+    const { user } = renderAs('/app/team')
+    await user.click(await screen.findByRole('button', { name: 'Voir les droits de Nina Nouvelle' }, { timeout: 10_000 }))
+    const dialog = screen.getByRole('dialog', { name: 'Droits de Nina Nouvelle' })
+    expect(await within(dialog).findByText('Aucun droit pour ce collaborateur.')).toBeInTheDocument()
+  })
+
+  it("shows the error when a member's rights cannot be read", async () => {
+    stubs.fetchMemberRights.mockRejectedValue(new Error('Une erreur est survenue'))
+    const { user } = renderAs('/app/team')
+    await user.click(await screen.findByRole('button', { name: 'Voir les droits de Emma Girard' }, { timeout: 10_000 }))
+    const dialog = screen.getByRole('dialog', { name: 'Droits de Emma Girard' })
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Une erreur est survenue')
+  })
+
+  it('shows a spinner while the team loads, then the error if it fails', async () => {
+    let reject: (error: Error) => void = () => {}
+    stubs.fetchTeamMembers.mockReturnValue(new Promise((_, fail) => (reject = fail)))
+    renderAs('/app/team')
+    await screen.findByRole('heading', { name: 'Équipe', level: 1 }, { timeout: 10_000 })
+    expect(screen.getByRole('status')).toHaveTextContent('Chargement…')
+    reject(new Error('Une erreur est survenue'))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Une erreur est survenue')
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+})
