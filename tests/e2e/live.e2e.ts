@@ -100,11 +100,11 @@ describe('live updates between two browsers', () => {
     // Julie's decision reaches the manager's queue, and the manager's reaches Julie's dashboard.
     await decide(julie, 'Valider', 'SAP Finance — ' + role)
     await marc.getByRole('row').filter({ hasText: role }).getByText("Validé par l'utilisateur").waitFor()
-    await decide(marc, 'Valider', row, 'Toujours nécessaire')
+    await decide(marc, 'Valider', row, 'Utile au poste, vu en direct')
     await julieRow(julie, role).getByText('Validé par le manager').waitFor()
     await waitForBell(marc, marcBell)
     // Mes revues also keeps the manager's own history, which the decision has just joined.
-    await marc.getByRole('table', { name: 'Historique des décisions' }).getByRole('row').filter({ hasText: role }).getByText('Toujours nécessaire').waitFor()
+    await marc.getByRole('table', { name: 'Historique des décisions' }).getByRole('row').filter({ hasText: role }).getByText('Utile au poste, vu en direct').waitFor()
 
     const bpo = await as('bpo@example.com', '/app/reviews')
     await decide(bpo, 'Valider', row)
@@ -122,7 +122,7 @@ describe('live updates between two browsers', () => {
       .order('decided_at')
     expect(decisions).toEqual([
       { stage: 'user', decision: 'approved', to_status: 'validated_user', decided_by: JULIE, comment: null },
-      { stage: 'manager', decision: 'approved', to_status: 'validated_manager', decided_by: '00000000-0000-4000-a000-000000000002', comment: 'Toujours nécessaire' },
+      { stage: 'manager', decision: 'approved', to_status: 'validated_manager', decided_by: '00000000-0000-4000-a000-000000000002', comment: 'Utile au poste, vu en direct' },
       { stage: 'bpo_metier', decision: 'approved', to_status: 'validated_bpo_metier', decided_by: '00000000-0000-4000-a000-000000000003', comment: null },
       { stage: 'bpo_groupe', decision: 'approved', to_status: 'validated_bpo_groupe', decided_by: '00000000-0000-4000-a000-000000000004', comment: 'Conforme' },
     ])
