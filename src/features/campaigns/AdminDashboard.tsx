@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
-import { AppWindow, FileClock, PlayCircle, Plus, Users } from 'lucide-react'
+import { AppWindow, FileClock, PlayCircle, Plus, Upload, Users } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
@@ -13,7 +13,8 @@ import { formatDate } from '@/lib/dates'
 import { roleLabel } from '@/lib/labels'
 import { useAdminDashboard, useApplicationSummaries, useCampaigns, useDirectoryUsers } from './api'
 import { CampaignFormDialog } from './CampaignFormDialog'
-import { campaignStatusText, campaignStatusTone } from './model'
+import { ImportDialog } from './import/ImportDialog'
+import { CAMPAIGN_LINK_PARAM, campaignStatusText, campaignStatusTone } from './model'
 
 type Tab = 'campaigns' | 'users' | 'applications'
 const TABS: { key: Tab; label: string }[] = [
@@ -56,6 +57,7 @@ export function AdminDashboard({ title }: { title: string }) {
   const applications = useApplicationSummaries()
   const [tab, setTab] = useState<Tab>('campaigns')
   const [creating, setCreating] = useState(false)
+  const [importing, setImporting] = useState(false)
   const [formKey, setFormKey] = useState(0)
 
   return (
@@ -64,15 +66,20 @@ export function AdminDashboard({ title }: { title: string }) {
         title={title}
         description="Administration des campagnes de revue"
         actions={
-          <Button
-            leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />}
-            onClick={() => {
-              setFormKey((key) => key + 1)
-              setCreating(true)
-            }}
-          >
-            Nouvelle campagne
-          </Button>
+          <>
+            <Button variant="outline" leftIcon={<Upload aria-hidden="true" className="h-4 w-4" />} onClick={() => setImporting(true)}>
+              Import CSV
+            </Button>
+            <Button
+              leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />}
+              onClick={() => {
+                setFormKey((key) => key + 1)
+                setCreating(true)
+              }}
+            >
+              Nouvelle campagne
+            </Button>
+          </>
         }
       />
       {counters.error && <ErrorBox message={counters.error.message} className="mb-4" />}
@@ -130,7 +137,7 @@ export function AdminDashboard({ title }: { title: string }) {
                           <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
                         </TableCell>
                         <TableCell>
-                          <Details to={`/app/campaigns?campagne=${campaign.id}`} name={campaign.name} />
+                          <Details to={`/app/campaigns?${CAMPAIGN_LINK_PARAM}=${campaign.id}`} name={campaign.name} />
                         </TableCell>
                       </TableRow>
                     ))}
@@ -207,6 +214,7 @@ export function AdminDashboard({ title }: { title: string }) {
         </div>
       </Card>
       {creating && <CampaignFormDialog key={formKey} open onClose={() => setCreating(false)} />}
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
     </>
   )
 }

@@ -1,5 +1,6 @@
-import { useState } from 'react'
-import { FileSpreadsheet, Pencil, Plus, Trash2 } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { FileSpreadsheet, Pencil, Plus, Trash2, Upload } from 'lucide-react'
 import { useCurrentUser } from '@/auth/auth-context'
 import { isAdministrator } from '@/auth/roles'
 import { Badge } from '@/components/ui/Badge'
@@ -15,7 +16,9 @@ import { useCampaigns, useDeleteCampaign, useSetCampaignStatus } from './api'
 import { CampaignFormDialog } from './CampaignFormDialog'
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ExportDialog } from './ExportDialog'
+import { ImportDialog } from './import/ImportDialog'
 import {
+  CAMPAIGN_LINK_PARAM,
   TRANSITION_CONFIRMATIONS,
   accountTypeScopeLabel,
   applicationScopeLabel,
@@ -32,7 +35,13 @@ type Pending =
   | { kind: 'transition'; campaign: Campaign }
   | { kind: 'delete'; campaign: Campaign }
   | { kind: 'export'; campaign: Campaign }
+  | { kind: 'import' }
   | null
+
+/** What a link to a campaign opens: its form for a draft an administrator may edit, otherwise its export. */
+function linkedDialog(campaign: Campaign, admin: boolean): Pending {
+  return admin && isEditable(campaign) ? { kind: 'form', campaign } : { kind: 'export', campaign }
+}
 
 export function CampaignsPage({ title }: { title: string }) {
   const user = useCurrentUser()
@@ -40,17 +49,30 @@ export function CampaignsPage({ title }: { title: string }) {
   const campaigns = useCampaigns()
   const setStatus = useSetCampaignStatus()
   const remove = useDeleteCampaign()
-  const [pending, setPending] = useState<Pending>(null)
+  const [chosen, setChosen] = useState<Pending>(null)
   const [formKey, setFormKey] = useState(0)
+  const [searchParams] = useSearchParams()
+  const linkedId = searchParams.get(CAMPAIGN_LINK_PARAM)
+  // The linked campaign's dialog opens once; closing it leaves the row highlighted and the link as it was.
+  const [dismissedLink, setDismissedLink] = useState<string | null>(null)
+  const linked = linkedId ? (campaigns.data?.find((campaign) => campaign.id === linkedId) ?? null) : null
+  const pending = chosen ?? (linked && linkedId !== dismissedLink ? linkedDialog(linked, admin) : null)
+  const listRef = useRef<HTMLDivElement>(null)
+  const linkedShown = linked !== null
+
+  useEffect(() => {
+    if (linkedShown) listRef.current?.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: 'center' })
+  }, [linkedId, linkedShown])
 
   const close = () => {
     setStatus.reset()
     remove.reset()
-    setPending(null)
+    setChosen(null)
+    setDismissedLink(linkedId)
   }
   const openForm = (campaign: Campaign | null) => {
     setFormKey((key) => key + 1)
-    setPending({ kind: 'form', campaign })
+    setChosen({ kind: 'form', campaign })
   }
 
   const transition = pending?.kind === 'transition' ? nextTransition(pending.campaign.status) : null
@@ -62,106 +84,122 @@ export function CampaignsPage({ title }: { title: string }) {
         description="Campagnes de revue des droits d'accès"
         actions={
           admin ? (
-            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => openForm(null)}>
-              Nouvelle campagne
-            </Button>
+            <>
+              <Button variant="outline" leftIcon={<Upload aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'import' })}>
+                Import CSV
+              </Button>
+              <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => openForm(null)}>
+                Nouvelle campagne
+              </Button>
+            </>
           ) : undefined
         }
       />
+      {linkedId && campaigns.data && !linked && (
+        <ErrorBox message="La campagne demandée est introuvable : elle a peut-être été supprimée." className="mb-4" />
+      )}
       <Card>
-        {campaigns.isPending ? (
-          <Spinner className="py-10" />
-        ) : campaigns.error ? (
-          <ErrorBox message={campaigns.error.message} className="m-4" />
-        ) : (
-          <Table caption="Campagnes">
-            <TableHead>
-              <tr>
-                <TableHeaderCell>Nom</TableHeaderCell>
-                <TableHeaderCell>Application</TableHeaderCell>
-                <TableHeaderCell>Type de compte</TableHeaderCell>
-                <TableHeaderCell>Début</TableHeaderCell>
-                <TableHeaderCell>Fin</TableHeaderCell>
-                <TableHeaderCell>Statut</TableHeaderCell>
-                <TableHeaderCell>Progression</TableHeaderCell>
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </tr>
-            </TableHead>
-            <TableBody>
-              {campaigns.data.length === 0 && <TableEmptyRow colSpan={8} message="Aucune campagne." />}
-              {campaigns.data.map((campaign) => {
-                const next = nextTransition(campaign.status)
-                return (
-                  <TableRow key={campaign.id} data-campaign-id={campaign.id}>
-                    <TableCell>
-                      <p className="font-medium text-gray-900">{campaign.name}</p>
-                      {campaign.description && <p className="text-xs text-gray-500">{campaign.description}</p>}
-                    </TableCell>
-                    <TableCell>{applicationScopeLabel(campaign)}</TableCell>
-                    <TableCell>{accountTypeScopeLabel(campaign)}</TableCell>
-                    <TableCell className="whitespace-nowrap">{formatDate(campaign.startDate)}</TableCell>
-                    <TableCell className="whitespace-nowrap">{formatDate(campaign.endDate)}</TableCell>
-                    <TableCell>
-                      <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusText(campaign.status)}</Badge>
-                    </TableCell>
-                    <TableCell className="min-w-[140px]">
-                      <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
-                      <p className="mt-1 text-xs text-gray-500">{`${campaign.rightsCount} droit(s)`}</p>
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex flex-wrap gap-1">
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          leftIcon={<FileSpreadsheet aria-hidden="true" className="h-4 w-4" />}
-                          aria-label={`Export Excel de ${campaign.name}`}
-                          onClick={() => setPending({ kind: 'export', campaign })}
-                        >
-                          Excel
-                        </Button>
-                        {admin && next && (
+        <div ref={listRef}>
+          {campaigns.isPending ? (
+            <Spinner className="py-10" />
+          ) : campaigns.error ? (
+            <ErrorBox message={campaigns.error.message} className="m-4" />
+          ) : (
+            <Table caption="Campagnes">
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Nom</TableHeaderCell>
+                  <TableHeaderCell>Application</TableHeaderCell>
+                  <TableHeaderCell>Type de compte</TableHeaderCell>
+                  <TableHeaderCell>Début</TableHeaderCell>
+                  <TableHeaderCell>Fin</TableHeaderCell>
+                  <TableHeaderCell>Statut</TableHeaderCell>
+                  <TableHeaderCell>Progression</TableHeaderCell>
+                  <TableHeaderCell>Actions</TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody>
+                {campaigns.data.length === 0 && <TableEmptyRow colSpan={8} message="Aucune campagne." />}
+                {campaigns.data.map((campaign) => {
+                  const next = nextTransition(campaign.status)
+                  return (
+                    <TableRow
+                      key={campaign.id}
+                      data-campaign-id={campaign.id}
+                      aria-current={campaign.id === linkedId ? 'true' : undefined}
+                      className={campaign.id === linkedId ? 'bg-primary-50' : undefined}
+                    >
+                      <TableCell>
+                        <p className="font-medium text-gray-900">{campaign.name}</p>
+                        {campaign.description && <p className="text-xs text-gray-500">{campaign.description}</p>}
+                      </TableCell>
+                      <TableCell>{applicationScopeLabel(campaign)}</TableCell>
+                      <TableCell>{accountTypeScopeLabel(campaign)}</TableCell>
+                      <TableCell className="whitespace-nowrap">{formatDate(campaign.startDate)}</TableCell>
+                      <TableCell className="whitespace-nowrap">{formatDate(campaign.endDate)}</TableCell>
+                      <TableCell>
+                        <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusText(campaign.status)}</Badge>
+                      </TableCell>
+                      <TableCell className="min-w-[140px]">
+                        <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
+                        <p className="mt-1 text-xs text-gray-500">{`${campaign.rightsCount} droit(s)`}</p>
+                      </TableCell>
+                      <TableCell>
+                        <div className="flex flex-wrap gap-1">
                           <Button
                             size="sm"
-                            variant={next.action === 'start' ? 'success' : next.action === 'complete' ? 'warning' : 'secondary'}
-                            aria-label={`${next.label} ${campaign.name}`}
-                            onClick={() => setPending({ kind: 'transition', campaign })}
+                            variant="outline"
+                            leftIcon={<FileSpreadsheet aria-hidden="true" className="h-4 w-4" />}
+                            aria-label={`Export Excel de ${campaign.name}`}
+                            onClick={() => setChosen({ kind: 'export', campaign })}
                           >
-                            {next.label}
+                            Excel
                           </Button>
-                        )}
-                        {admin && isEditable(campaign) && (
-                          <>
+                          {admin && next && (
                             <Button
                               size="sm"
-                              variant="ghost"
-                              leftIcon={<Pencil aria-hidden="true" className="h-4 w-4" />}
-                              aria-label={`Modifier ${campaign.name}`}
-                              onClick={() => openForm(campaign)}
+                              variant={next.action === 'start' ? 'success' : next.action === 'complete' ? 'warning' : 'secondary'}
+                              aria-label={`${next.label} ${campaign.name}`}
+                              onClick={() => setChosen({ kind: 'transition', campaign })}
                             >
-                              Modifier
+                              {next.label}
                             </Button>
-                            <Button
-                              size="sm"
-                              variant="ghost"
-                              className="text-red-700"
-                              leftIcon={<Trash2 aria-hidden="true" className="h-4 w-4" />}
-                              aria-label={`Supprimer ${campaign.name}`}
-                              onClick={() => setPending({ kind: 'delete', campaign })}
-                            >
-                              Supprimer
-                            </Button>
-                          </>
-                        )}
-                      </div>
-                    </TableCell>
-                  </TableRow>
-                )
-              })}
-            </TableBody>
-          </Table>
-        )}
+                          )}
+                          {admin && isEditable(campaign) && (
+                            <>
+                              <Button
+                                size="sm"
+                                variant="ghost"
+                                leftIcon={<Pencil aria-hidden="true" className="h-4 w-4" />}
+                                aria-label={`Modifier ${campaign.name}`}
+                                onClick={() => openForm(campaign)}
+                              >
+                                Modifier
+                              </Button>
+                              <Button
+                                size="sm"
+                                variant="ghost"
+                                className="text-red-700"
+                                leftIcon={<Trash2 aria-hidden="true" className="h-4 w-4" />}
+                                aria-label={`Supprimer ${campaign.name}`}
+                                onClick={() => setChosen({ kind: 'delete', campaign })}
+                              >
+                                Supprimer
+                              </Button>
+                            </>
+                          )}
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  )
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </div>
       </Card>
 
+      {admin && pending?.kind === 'import' && <ImportDialog onClose={close} />}
       {admin && pending?.kind === 'form' && (
         <CampaignFormDialog key={formKey} open onClose={close} campaign={pending.campaign} />
       )}

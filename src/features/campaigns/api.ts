@@ -1,8 +1,10 @@
 /** The only file of the campaigns feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
+import type { Json } from '@/lib/database.types'
 import type { AccountType, CampaignStatus } from '@/lib/labels'
 import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
+import type { ImportReference, ImportRow, LineReport } from './import/csv-import'
 
 function fail(error: { message: string }): never {
   throw new Error(error.message)
@@ -179,6 +181,48 @@ export async function fetchApplicationSummaries(): Promise<ApplicationSummary[]>
   return (data ?? []) as ApplicationSummary[]
 }
 
+// ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────
+
+const READ_PAGE_SIZE = 1000
+
+/** Every row of a read, page by page: the API stops at 1000 rows and a directory can be larger. */
+async function readAll<T>(page: (from: number, to: number) => PromiseLike<{ data: T[] | null; error: { message: string } | null }>): Promise<T[]> {
+  const rows: T[] = []
+  for (let from = 0; ; from += READ_PAGE_SIZE) {
+    const { data, error } = await page(from, from + READ_PAGE_SIZE - 1)
+    if (error) fail(error)
+    rows.push(...(data ?? []))
+    if ((data ?? []).length < READ_PAGE_SIZE) return rows
+  }
+}
+
+/** The e-mails and applications the caller can read, against which the preview names unknown ones. */
+export async function fetchImportReference(): Promise<ImportReference> {
+  const supabase = getSupabase()
+  const [users, applications] = await Promise.all([
+    readAll((from, to) => supabase.from('users').select('email').order('id').range(from, to)),
+    readAll((from, to) => supabase.from('applications').select('id,name').order('id').range(from, to)),
+  ])
+  return { emails: users.map((user) => user.email), applications }
+}
+
+export interface ImportReport {
+  success: boolean
+  imported: number
+  errors: LineReport[]
+}
+
+/** One call, all or nothing: either every line is imported or none is and the report lists every bad line. */
+export async function importUserRights(rows: readonly ImportRow[], campaignId: string | null): Promise<ImportReport> {
+  const { data, error } = await getSupabase().rpc('import_user_rights', {
+    rows: rows as unknown as Json,
+    ...(campaignId ? { campaign_id: campaignId } : {}),
+  })
+  if (error) fail(error)
+  const report = data as Partial<ImportReport> | null
+  return { success: report?.success === true, imported: report?.imported ?? 0, errors: report?.errors ?? [] }
+}
+
 export const campaignKeys = {
   all: ['campaigns'] as const,
   list: () => ['campaigns', 'list'] as const,
@@ -186,6 +230,7 @@ export const campaignKeys = {
   adminDashboard: () => ['campaigns', 'admin-dashboard'] as const,
   directoryUsers: () => ['campaigns', 'directory-users'] as const,
   applications: () => ['campaigns', 'applications'] as const,
+  importReference: () => ['campaigns', 'import-reference'] as const,
 }
 
 export const campaignsQuery = () => queryOptions({ queryKey: campaignKeys.list(), queryFn: fetchCampaigns })
@@ -218,6 +263,16 @@ export function useSetCampaignStatus() {
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: CampaignStatus }) => setCampaignStatus(id, status),
     onSuccess: invalidate,
+  })
+}
+
+export const useImportReference = () => useQuery({ queryKey: campaignKeys.importReference(), queryFn: fetchImportReference, staleTime: 60_000 })
+
+export function useImportUserRights() {
+  const invalidate = useInvalidateCampaigns()
+  return useMutation({
+    mutationFn: ({ rows, campaignId }: { rows: readonly ImportRow[]; campaignId: string | null }) => importUserRights(rows, campaignId),
+    onSuccess: (report) => (report.success ? invalidate() : undefined),
   })
 }
 

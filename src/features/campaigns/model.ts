@@ -64,6 +64,9 @@ export const deleteConfirmation = (name: string) =>
 
 export const isEditable = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'draft'
 
+/** The query parameter of a link to one campaign (/app/campaigns?campagne=<id>, the admin dashboard's « Détails »). */
+export const CAMPAIGN_LINK_PARAM = 'campagne'
+
 // ─── Form (SPEC §5) ─────────────────────────────────────────────────────────────────────────────────────────────
 
 export interface CampaignFormValues {

@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { MemoryRouter } from 'react-router-dom'
 import { ApplicationFormDialog } from '@/features/applications/ApplicationFormDialog'
 import { ApplicationsPage } from '@/features/applications/ApplicationsPage'
 import { EMPTY_APPLICATION_FORM, type ApplicationOwnerChoices, type ApplicationRow } from '@/features/applications/model'
@@ -36,9 +37,18 @@ const choices: ApplicationOwnerChoices = {
   rssi: [],
 }
 
+/** The page reads its link parameter (?application=<id>) from the router. */
+function renderPage(canManage: boolean, search = '') {
+  return render(
+    <MemoryRouter initialEntries={[`/app/applications${search}`]}>
+      <ApplicationsPage title="Applications" canManage={canManage} />
+    </MemoryRouter>,
+  )
+}
+
 describe('ApplicationsPage', () => {
   it('shows the list with its French columns and the actions to an administrator', () => {
-    render(<ApplicationsPage title="Applications" canManage />)
+    renderPage(true)
     for (const column of ['Nom', 'Description', 'RA', 'BPO Métier', 'BPO Groupe', 'RSSI', 'Création', 'Actions']) {
       expect(screen.getByRole('columnheader', { name: column })).toBeInTheDocument()
     }
@@ -51,7 +61,7 @@ describe('ApplicationsPage', () => {
   })
 
   it('shows the list without any action button to the other roles', () => {
-    render(<ApplicationsPage title="Applications" canManage={false} />)
+    renderPage(false)
     expect(screen.getByRole('row', { name: /SAP Finance/ })).toBeInTheDocument()
     expect(screen.queryAllByRole('button')).toHaveLength(0)
     expect(screen.queryByRole('columnheader', { name: 'Actions' })).not.toBeInTheDocument()
@@ -59,10 +69,37 @@ describe('ApplicationsPage', () => {
 
   it('asks for confirmation, saying the deletion is irreversible and takes the rights and controls along', async () => {
     const user = userEvent.setup()
-    render(<ApplicationsPage title="Applications" canManage />)
+    renderPage(true)
     await user.click(screen.getByRole('button', { name: 'Supprimer SAP Finance' }))
     const dialog = screen.getByRole('dialog', { name: "Supprimer l'application" })
     expect(dialog).toHaveTextContent(/SAP Finance.*irréversible.*droits et les contrôles/)
+  })
+})
+
+describe("ApplicationsPage opened from a link (the admin dashboard's Détails)", () => {
+  it("opens the application's form for an administrator and highlights its row", async () => {
+    const user = userEvent.setup()
+    renderPage(true, '?application=app-1')
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'application" })
+    expect(within(dialog).getByLabelText(/^Nom/)).toHaveValue('SAP Finance')
+    expect(screen.getByRole('row', { name: /SAP Finance/ })).toHaveAttribute('aria-current', 'true')
+
+    // Closed, it stays closed; the row stays highlighted.
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByRole('row', { name: /SAP Finance/ })).toHaveAttribute('aria-current', 'true')
+  })
+
+  it('only highlights the row for a role that may not edit', () => {
+    renderPage(false, '?application=app-1')
+    expect(screen.getByRole('row', { name: /SAP Finance/ })).toHaveAttribute('aria-current', 'true')
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('says so when the application does not exist', () => {
+    renderPage(true, '?application=inconnue')
+    expect(screen.getByRole('alert')).toHaveTextContent("L'application demandée est introuvable")
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })
 

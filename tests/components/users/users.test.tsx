@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { MemoryRouter } from 'react-router-dom'
 import { UserFormDialog } from '@/features/users/UserFormDialog'
 import { UsersPage } from '@/features/users/UsersPage'
 import { EMPTY_USER_FORM, managerChoices, userToForm, type UserRow } from '@/features/users/model'
@@ -36,9 +37,18 @@ vi.mock('@/features/users/api', () => ({
   useDeleteUser: () => mutation,
 }))
 
+/** The page reads its link parameter (?utilisateur=<id>) from the router. */
+function renderPage(search = '') {
+  return render(
+    <MemoryRouter initialEntries={[`/app/users${search}`]}>
+      <UsersPage title="Utilisateurs" currentUserId="admin-1" />
+    </MemoryRouter>,
+  )
+}
+
 describe('UsersPage', () => {
   it("lists people with their French role, '-' for an empty position, the manager and 'Jamais' without a login", () => {
-    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    renderPage()
     const row = screen.getByRole('row', { name: /Ulysse User/ })
     expect(within(row).getByText('Utilisateur')).toBeInTheDocument()
     expect(within(row).getAllByText('-').length).toBeGreaterThan(0)
@@ -48,21 +58,21 @@ describe('UsersPage', () => {
   })
 
   it('never offers to delete oneself', () => {
-    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    renderPage()
     expect(screen.queryByRole('button', { name: 'Supprimer Alice Admin' })).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Supprimer Ulysse User' })).toBeInTheDocument()
   })
 
   it('asks for confirmation with the exact French text', async () => {
     const user = userEvent.setup()
-    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    renderPage()
     await user.click(screen.getByRole('button', { name: 'Supprimer Ulysse User' }))
     expect(screen.getByRole('dialog')).toHaveTextContent("Êtes-vous sûr de vouloir supprimer l'utilisateur Ulysse User ? Cette action est irréversible.")
   })
 
   it('offers as manager choices the managers other than the person edited, and Aucun manager', async () => {
     const user = userEvent.setup()
-    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    renderPage()
     await user.click(screen.getByRole('button', { name: 'Modifier Marc Dubois' }))
     const options = within(screen.getByLabelText('Manager')).getAllByRole('option').map((option) => option.textContent)
     expect(options).toEqual(['Aucun manager', 'Nina Durand'])
@@ -70,9 +80,31 @@ describe('UsersPage', () => {
 
   it('locks the role of the signed-in administrator', async () => {
     const user = userEvent.setup()
-    render(<UsersPage title="Utilisateurs" currentUserId="admin-1" />)
+    renderPage()
     await user.click(screen.getByRole('button', { name: 'Modifier Alice Admin' }))
     expect(screen.getByLabelText(/^Rôle/)).toBeDisabled()
+  })
+})
+
+describe("UsersPage opened from a link (the admin dashboard's Détails)", () => {
+  it("opens the person's form and highlights their row", async () => {
+    const user = userEvent.setup()
+    renderPage('?utilisateur=user-1')
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'utilisateur" })
+    expect(within(dialog).getByLabelText(/Adresse e-mail/)).toHaveValue('user@example.com')
+    expect(screen.getByRole('row', { name: /Ulysse User/ })).toHaveAttribute('aria-current', 'true')
+    expect(screen.getByRole('row', { name: /Nina Durand/ })).not.toHaveAttribute('aria-current')
+
+    // Closed, it stays closed; the row stays highlighted.
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByRole('row', { name: /Ulysse User/ })).toHaveAttribute('aria-current', 'true')
+  })
+
+  it('says so when the person does not exist', () => {
+    renderPage('?utilisateur=personne')
+    expect(screen.getByRole('alert')).toHaveTextContent("L'utilisateur demandé est introuvable")
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })
 
