@@ -7,6 +7,8 @@ export interface AppPage {
   path: string
   title: string
   roles: readonly Role[]
+  /** Who may open it by address when that is wider than the menu (the database still decides what they see). */
+  openTo?: readonly Role[]
   inMenu: boolean
 }
 
@@ -31,7 +33,8 @@ export const APP_PAGES: readonly AppPage[] = [
   { key: 'reviews', path: 'reviews', title: 'Mes revues', roles: REVIEWERS, inMenu: true },
   { key: 'team', path: 'team', title: 'Équipe', roles: ['manager'], inMenu: true },
   { key: 'applications', path: 'applications', title: 'Applications', roles: APPLICATION_READERS, inMenu: true },
-  { key: 'campaigns', path: 'campaigns', title: 'Campagnes', roles: ADMINISTRATORS, inMenu: true },
+  // SPEC §6: every signed-in user sees the campaign list and the Excel export; the menu entry is admin and rssi's.
+  { key: 'campaigns', path: 'campaigns', title: 'Campagnes', roles: ADMINISTRATORS, openTo: ROLES, inMenu: true },
   { key: 'users', path: 'users', title: 'Utilisateurs', roles: ADMINISTRATORS, inMenu: true },
   { key: 'controls', path: 'controls', title: 'Contrôles', roles: ADMINISTRATORS, inMenu: true },
   { key: 'compliance', path: 'compliance', title: 'Conformité', roles: ['rssi'], inMenu: true },
@@ -53,5 +56,5 @@ export function menuFor(role: Role): AppPage[] {
 
 /** Courtesy only: the database decides what each role may read and change. */
 export function canOpen(role: Role, page: AppPage): boolean {
-  return page.roles.includes(role)
+  return (page.openTo ?? page.roles).includes(role)
 }

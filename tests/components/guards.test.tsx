@@ -34,7 +34,7 @@ describe('Route guards', () => {
 
   it.each([
     ['user', '/app/audit'],
-    ['manager', '/app/campaigns'],
+    ['manager', '/app/controls'],
     ['bpo_metier', '/app/team'],
     ['ra', '/app/users'],
     ['admin', '/app/compliance'],

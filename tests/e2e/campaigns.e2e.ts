@@ -5,7 +5,7 @@ import * as XLSX from 'xlsx'
 import WebSocket from 'ws'
 import { inject } from 'vitest'
 import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { DEMO_PASSWORD, launchBrowser, menuItems, newContext, signIn } from './support/browser'
 
 // This journey works on its own application, with its own two holders (no manager, so nobody else's queue changes):
 // the campaign it starts attaches only those two rights, whatever the other journeys do on the shared backend.
@@ -211,11 +211,13 @@ describe('campaigns', () => {
     expect(counters.users).toBeGreaterThan(0)
   })
 
-  it('gives a non-admin no campaign action, and the server refuses its writes', async () => {
-    await signIn(page, 'user@example.com')
+  it('shows a non-admin the list and the Excel export but no campaign action, and the server refuses its writes', async () => {
+    await signIn(page, 'manager@example.com')
+    expect(await menuItems(page)).not.toContain('Campagnes')
     await page.goto('/app/campaigns')
-    await page.getByRole('heading', { name: 'Accès refusé' }).waitFor()
-    expect(await page.getByRole('button', { name: /Nouvelle campagne|Démarrer|Terminer|Archiver|Modifier|Supprimer/ }).count()).toBe(0)
+    await page.getByRole('heading', { name: 'Campagnes' }).waitFor()
+    await page.getByRole('button', { name: 'Export Excel de Revue T4 2026 — comptes standard' }).waitFor()
+    expect(await page.getByRole('button', { name: /Nouvelle campagne|Import CSV|Démarrer|Terminer|Archiver|Modifier|Supprimer/ }).count()).toBe(0)
 
     const user = await signedInClient('user@example.com')
     const insert = await user.from('campaigns').insert({ name: `Intrusion ${RUN}`, start_date: '2027-01-01', end_date: '2027-01-02' })

@@ -22,10 +22,11 @@ describe('Menu by role (SPEC §2)', () => {
     ])
   })
 
-  it('lets every role open the dashboard and its profile, and nothing outside its menu', () => {
+  it('lets every role open the dashboard, its profile and the campaign list (SPEC §6), and nothing else outside its menu', () => {
     for (const role of ROLES) {
       const allowed = APP_PAGES.filter((page) => canOpen(role, page)).map((page) => page.key)
-      expect(allowed).toEqual([...menuFor(role).map((page) => page.key), 'profile'])
+      const expected = [...menuFor(role).map((page) => page.key), 'campaigns', 'profile']
+      expect(allowed).toEqual(APP_PAGES.map((page) => page.key).filter((key) => expected.includes(key)))
     }
     expect(canOpen('user', appPage('profile'))).toBe(true)
   })

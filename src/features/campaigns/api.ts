@@ -1,6 +1,7 @@
 /** The only file of the campaigns feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getSupabase } from '@/lib/supabase'
+import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
 import type { AccountType, CampaignStatus } from '@/lib/labels'
 import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
@@ -239,6 +240,12 @@ export const applicationOptionsQuery = () =>
 export const adminDashboardQuery = () => queryOptions({ queryKey: campaignKeys.adminDashboard(), queryFn: fetchAdminDashboard })
 
 export const useCampaigns = () => useQuery(campaignsQuery())
+/**
+ * Campaigns, their progress and the dashboard counters follow what others do. Progress is counted over every right
+ * of a campaign, so a stream of decisions refreshes it every few seconds rather than on each one.
+ */
+export const useLiveCampaigns = () =>
+  useLiveInvalidation(['campaigns', 'user_rights', 'applications', 'users'], campaignKeys.all, { debounceMs: 1000, maxWaitMs: 5000 })
 export const useApplicationOptions = (enabled = true) => useQuery({ ...applicationOptionsQuery(), enabled })
 export const useAdminDashboard = () => useQuery(adminDashboardQuery())
 export const useDirectoryUsers = () => useQuery({ queryKey: campaignKeys.directoryUsers(), queryFn: fetchDirectoryUsers })

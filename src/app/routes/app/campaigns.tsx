@@ -1,6 +1,8 @@
 import { appPage } from '@/app/app-pages'
+import { useLiveCampaigns } from '@/features/campaigns/api'
 import { CampaignsPage } from '@/features/campaigns/CampaignsPage'
 
 export function CampaignsRoute() {
+  useLiveCampaigns()
   return <CampaignsPage title={appPage('campaigns').title} />
 }
