@@ -76,6 +76,8 @@ export function CampaignsPage({ title }: { title: string }) {
   }
 
   const transition = pending?.kind === 'transition' ? nextTransition(pending.campaign.status) : null
+  // A dialog shows the campaign as the list has it now, so that live changes reach its counts.
+  const current = (campaign: Campaign) => campaigns.data?.find((candidate) => candidate.id === campaign.id)
 
   return (
     <>
@@ -151,7 +153,11 @@ export function CampaignsPage({ title }: { title: string }) {
                             variant="outline"
                             leftIcon={<FileSpreadsheet aria-hidden="true" className="h-4 w-4" />}
                             aria-label={`Export Excel de ${campaign.name}`}
-                            onClick={() => setChosen({ kind: 'export', campaign })}
+                            onClick={() => {
+                              // The counts decide which files can be exported: take them as they are now.
+                              void campaigns.refetch()
+                              setChosen({ kind: 'export', campaign })
+                            }}
                           >
                             Excel
                           </Button>
@@ -203,7 +209,7 @@ export function CampaignsPage({ title }: { title: string }) {
       {admin && pending?.kind === 'form' && (
         <CampaignFormDialog key={formKey} open onClose={close} campaign={pending.campaign} />
       )}
-      <ExportDialog campaign={pending?.kind === 'export' ? pending.campaign : null} onClose={close} />
+      <ExportDialog campaign={pending?.kind === 'export' ? (current(pending.campaign) ?? pending.campaign) : null} onClose={close} />
       {admin && pending?.kind === 'transition' && transition && (
         <ConfirmDialog
           open
