@@ -1,5 +1,6 @@
 /** The only file of the campaigns feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
@@ -184,25 +185,12 @@ export async function fetchApplicationSummaries(): Promise<ApplicationSummary[]>
 
 // ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────
 
-const READ_PAGE_SIZE = 1000
-
-/** Every row of a read, page by page: the API stops at 1000 rows and a directory can be larger. */
-async function readAll<T>(page: (from: number, to: number) => PromiseLike<{ data: T[] | null; error: { message: string } | null }>): Promise<T[]> {
-  const rows: T[] = []
-  for (let from = 0; ; from += READ_PAGE_SIZE) {
-    const { data, error } = await page(from, from + READ_PAGE_SIZE - 1)
-    if (error) fail(error)
-    rows.push(...(data ?? []))
-    if ((data ?? []).length < READ_PAGE_SIZE) return rows
-  }
-}
-
 /** The e-mails and applications the caller can read, against which the preview names unknown ones. */
 export async function fetchImportReference(): Promise<ImportReference> {
   const supabase = getSupabase()
   const [users, applications] = await Promise.all([
-    readAll((from, to) => supabase.from('users').select('email').order('id').range(from, to)),
-    readAll((from, to) => supabase.from('applications').select('id,name').order('id').range(from, to)),
+    readAllPages((from, to) => supabase.from('users').select('email').order('id').range(from, to), fail),
+    readAllPages((from, to) => supabase.from('applications').select('id,name').order('id').range(from, to), fail),
   ])
   return { emails: users.map((user) => user.email), applications }
 }

@@ -1,15 +1,13 @@
 /** The only file of the profile feature that calls Supabase. */
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { nextHistoryCursor, type DecisionEntry, type HistoryCursor, type HistoryScope, type MyRight, type ProfileDetails } from './model'
 
 /** Decisions per page of the history; older ones come with 'Afficher plus'. */
 export const HISTORY_PAGE_SIZE = 50
-
-/** The largest page the API serves. */
-const PAGE_SIZE = 1000
 
 function fail(error: { message: string }): never {
   throw new Error(error.message?.trim() ? error.message : DEFAULT_ERROR_MESSAGE)
@@ -26,21 +24,19 @@ export async function fetchProfile(userId: string): Promise<ProfileDetails> {
 }
 
 /** Every right the caller holds, newest grant first. */
-export async function fetchMyRights(userId: string): Promise<MyRight[]> {
-  const rights: MyRight[] = []
-  for (let from = 0; ; from += PAGE_SIZE) {
-    const { data, error } = await getSupabase()
-      .from('user_rights')
-      .select('id, status, role_name, account_type, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name)')
-      .eq('user_id', userId)
-      .order('granted_at', { ascending: false })
-      .order('id', { ascending: true })
-      .range(from, from + PAGE_SIZE - 1)
-    if (error) fail(error)
-    const page = (data ?? []) as unknown as MyRight[]
-    rights.push(...page)
-    if (page.length < PAGE_SIZE) return rights
-  }
+export function fetchMyRights(userId: string): Promise<MyRight[]> {
+  return readAllPages(
+    (from, to) =>
+      getSupabase()
+        .from('user_rights')
+        .select('id, status, role_name, account_type, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name)')
+        .eq('user_id', userId)
+        .order('granted_at', { ascending: false })
+        .order('id', { ascending: true })
+        .range(from, to)
+        .overrideTypes<MyRight[], { merge: false }>(),
+    fail,
+  )
 }
 
 /** One page of the caller's decision history, newest first. */

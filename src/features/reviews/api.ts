@@ -9,6 +9,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { DecisionInput, OwnRight, QueueItem, ReviewDeadline, RightsSummary } from './model'
@@ -59,24 +60,20 @@ export async function fetchReviewDeadline(): Promise<ReviewDeadline | null> {
   return rows[0] ?? null
 }
 
-const OWN_RIGHTS_PAGE = 1000
-
 /** The caller's own rights, newest grant first, every page. */
-export async function fetchOwnRights(userId: string): Promise<OwnRight[]> {
-  const rights: OwnRight[] = []
-  for (let from = 0; ; from += OWN_RIGHTS_PAGE) {
-    const { data, error } = await getSupabase()
-      .from('user_rights')
-      .select('id, status, role_name, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name,end_date)')
-      .eq('user_id', userId)
-      .order('granted_at', { ascending: false })
-      .order('id', { ascending: true })
-      .range(from, from + OWN_RIGHTS_PAGE - 1)
-    if (error) fail(error)
-    const page = (data ?? []) as unknown as OwnRight[]
-    rights.push(...page)
-    if (page.length < OWN_RIGHTS_PAGE) return rights
-  }
+export function fetchOwnRights(userId: string): Promise<OwnRight[]> {
+  return readAllPages(
+    (from, to) =>
+      getSupabase()
+        .from('user_rights')
+        .select('id, status, role_name, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name,end_date)')
+        .eq('user_id', userId)
+        .order('granted_at', { ascending: false })
+        .order('id', { ascending: true })
+        .range(from, to)
+        .overrideTypes<OwnRight[], { merge: false }>(),
+    fail,
+  )
 }
 
 /** One decision, through the database's workflow; a refusal carries its French message. */

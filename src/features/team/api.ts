@@ -1,15 +1,13 @@
 /** The only file of the team feature that calls Supabase. */
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { EMPTY_SUMMARY, type AwaitingRight, type MemberRight, type TeamMember, type TeamSummary } from './model'
 
 /** How many of the rights awaiting the manager the dashboard lists; Mes revues has them all. */
 export const DASHBOARD_AWAITING_ROWS = 10
-
-/** The largest page the API serves. */
-const PAGE_SIZE = 1000
 
 function fail(error: { message: string }): never {
   throw new Error(error.message?.trim() ? error.message : DEFAULT_ERROR_MESSAGE)
@@ -37,21 +35,19 @@ export async function fetchAwaitingRights(limit = DASHBOARD_AWAITING_ROWS): Prom
 }
 
 /** Every right of one team member, newest grant first; row-level security lets a manager read their reports'. */
-export async function fetchMemberRights(userId: string): Promise<MemberRight[]> {
-  const rights: MemberRight[] = []
-  for (let from = 0; ; from += PAGE_SIZE) {
-    const { data, error } = await getSupabase()
-      .from('user_rights')
-      .select('id, status, role_name, account_type, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name)')
-      .eq('user_id', userId)
-      .order('granted_at', { ascending: false })
-      .order('id', { ascending: true })
-      .range(from, from + PAGE_SIZE - 1)
-    if (error) fail(error)
-    const page = (data ?? []) as unknown as MemberRight[]
-    rights.push(...page)
-    if (page.length < PAGE_SIZE) return rights
-  }
+export function fetchMemberRights(userId: string): Promise<MemberRight[]> {
+  return readAllPages(
+    (from, to) =>
+      getSupabase()
+        .from('user_rights')
+        .select('id, status, role_name, account_type, granted_at, last_used_at, application:application_id(name), campaign:campaign_id(name)')
+        .eq('user_id', userId)
+        .order('granted_at', { ascending: false })
+        .order('id', { ascending: true })
+        .range(from, to)
+        .overrideTypes<MemberRight[], { merge: false }>(),
+    fail,
+  )
 }
 
 export const teamKeys = {

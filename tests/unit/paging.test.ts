@@ -1,0 +1,38 @@
+import { API_PAGE_SIZE, readAllPages } from '@/lib/paging'
+
+const fail = (error: { message: string }): never => {
+  throw new Error(`échec : ${error.message}`)
+}
+
+describe('readAllPages', () => {
+  it('reads past the API’s 1000 rows, one range after the other, and stops on a short page', async () => {
+    const table = Array.from({ length: 2 * API_PAGE_SIZE + 17 }, (_, index) => index)
+    const ranges: [number, number][] = []
+    const rows = await readAllPages(async (from, to) => {
+      ranges.push([from, to])
+      return { data: table.slice(from, to + 1), error: null }
+    }, fail)
+    expect(rows).toEqual(table)
+    expect(ranges).toEqual([
+      [0, 999],
+      [1000, 1999],
+      [2000, 2999],
+    ])
+  })
+
+  it('asks once more when the last page is exactly full, and gets nothing', async () => {
+    const calls: number[] = []
+    const rows = await readAllPages(async (from, to) => {
+      calls.push(from)
+      return { data: from === 0 ? Array.from({ length: to - from + 1 }, () => 'x') : [], error: null }
+    }, fail)
+    expect(rows).toHaveLength(API_PAGE_SIZE)
+    expect(calls).toEqual([0, 1000])
+  })
+
+  it('hands an API error to the feature, whatever was read before', async () => {
+    await expect(
+      readAllPages(async (from) => (from === 0 ? { data: Array(API_PAGE_SIZE).fill(1), error: null } : { data: null, error: { message: 'JWT expired' } }), fail),
+    ).rejects.toThrow('échec : JWT expired')
+  })
+})
