@@ -1,9 +1,6 @@
-import { createClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { inject } from 'vitest'
-import ws from 'ws'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, mainMenu, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
+import { launchBrowser, mainMenu, newContext, signIn } from './support/browser'
 
 let browser: Browser
 let context: BrowserContext
@@ -124,13 +121,7 @@ describe('administration as admin', () => {
 
 describe('server-side permissions', () => {
   it("refuses a non-administrator's write with the French message", async () => {
-    const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      // Node 20 has no WebSocket of its own; realtime is unused but the client builds it.
-      realtime: { transport: ws as never },
-    })
-    const { error: signInError } = await client.auth.signInWithPassword({ email: 'user@example.com', password: DEMO_PASSWORD })
-    expect(signInError).toBeNull()
+    const client = await signedInClient('user@example.com')
     const { data, error } = await client.rpc('create_application', {
       name: `E2E refus ${suffix}`,
       ra_id: '00000000-0000-4000-a000-000000000005',

@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
-import WebSocket from 'ws'
-import { inject } from 'vitest'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { signedInClient, type ApiClient } from './support/api'
+import { launchBrowser, newContext, signIn } from './support/browser'
 
 // Issue 6's "done when": one campaign through its whole life in the browser, each step by the person who does it in
 // real life: created and imported into by the admin, started, decided by the holder, her manager and the BPO Métier,
@@ -22,17 +19,12 @@ const IDS = {
 }
 
 let browser: Browser
-let admin: SupabaseClient
+let admin: ApiClient
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  admin = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  })
-  const { error: signInError } = await admin.auth.signInWithPassword({ email: 'admin@example.com', password: DEMO_PASSWORD })
-  if (signInError) throw signInError
+  admin = await signedInClient('admin@example.com')
   const { error } = await admin.rpc('create_application', {
     name: APPLICATION,
     description: 'Application du cycle de vie complet',

@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
-import WebSocket from 'ws'
-import { inject } from 'vitest'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, menuItems, newContext, signIn } from './support/browser'
+import { launchBrowser, menuItems, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
 
 // This journey works on its own application, with its own two holders (no manager, so nobody else's queue changes):
 // the campaign it starts attaches only those two rights, whatever the other journeys do on the shared backend.
@@ -20,15 +17,6 @@ let browser: Browser
 let context: BrowserContext
 let page: Page
 
-async function signedInClient(email: string): Promise<SupabaseClient> {
-  const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  })
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  return client
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()

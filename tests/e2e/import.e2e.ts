@@ -1,9 +1,6 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import WebSocket from 'ws'
-import { inject } from 'vitest'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { launchBrowser, newContext, signIn } from './support/browser'
+import { signedInClient, type ApiClient } from './support/api'
 
 // This journey imports into its own application, holders and draft campaign, so that what it checks through the API
 // is only what it imported, whatever the other journeys do on the shared backend.
@@ -18,18 +15,9 @@ const BPO_METIER_ID = '00000000-0000-4000-a000-000000000003'
 let browser: Browser
 let context: BrowserContext
 let page: Page
-let admin: SupabaseClient
+let admin: ApiClient
 let campaignId: string
 
-async function signedInClient(email: string): Promise<SupabaseClient> {
-  const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  })
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  return client
-}
 
 /** The rights the journey's role names hold, as the database has them. */
 async function importedRights() {

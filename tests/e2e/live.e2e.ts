@@ -1,8 +1,5 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { inject } from 'vitest'
-import WebSocket from 'ws'
-import { DEV_SERVICE_ROLE_KEY } from '../../supabase/local/keys'
+import { serviceClient, type ApiClient } from './support/api'
 import { launchBrowser, newContext, signIn } from './support/browser'
 
 // Two people at work at once, each in their own browser: every change one makes reaches the other's open screen
@@ -13,15 +10,12 @@ const ACTIVE_CAMPAIGN = '00000000-0000-4000-c000-000000000002'
 const JULIE = '00000000-0000-4000-a000-000000000001'
 
 let browser: Browser
-let service: SupabaseClient
+let service: ApiClient
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   browser = await launchBrowser()
-  service = createClient(inject('backendUrl'), DEV_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  })
+  service = serviceClient()
 })
 afterAll(async () => {
   await browser?.close()

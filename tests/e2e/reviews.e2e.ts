@@ -1,9 +1,6 @@
-import { createClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { inject } from 'vitest'
-import WebSocket from 'ws'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
+import { launchBrowser, newContext, signIn } from './support/browser'
 
 // Each journey decides on demo rights no other e2e file touches:
 //   * Julie Martin's Active Directory / Utilisateur VPN (validated) and ServiceNow / Demandeur (refused, then treated by the RA);
@@ -48,13 +45,7 @@ async function decideInQueue(page: Page, rowLabel: string, button: string, comme
 }
 
 async function statusAs(email: string, application: string, roleName: string, holderEmail: string): Promise<string> {
-  const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    // Node 20 has no WebSocket of its own; realtime is unused but the client builds it.
-    realtime: { transport: WebSocket as never },
-  })
-  const { error: signInError } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (signInError) throw signInError
+  const client = await signedInClient(email)
   const { data, error } = await client
     .from('user_rights')
     .select('status, role_name, application:application_id!inner(name), holder:user_id!inner(email)')

@@ -1,27 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { format, subDays } from 'date-fns'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import WebSocket from 'ws'
-import { inject } from 'vitest'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import type { Database } from '../../src/lib/database.types'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { launchBrowser, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
 
 let browser: Browser
 let context: BrowserContext
 let page: Page
 
-async function apiAs(email: string): Promise<SupabaseClient<Database>> {
-  const client = createClient<Database>(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    // Node 20 has no global WebSocket; supabase-js needs one to construct its realtime client.
-    realtime: { transport: WebSocket as never },
-  })
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  return client
-}
+const apiAs = signedInClient
 
 interface DashboardJson {
   counters: { compliance_rate: number | null; at_risk_rights: number; reviews_in_progress: number; reviews_completed: number }

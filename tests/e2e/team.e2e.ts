@@ -1,9 +1,6 @@
-import { createClient } from '@supabase/supabase-js'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { inject } from 'vitest'
-import WebSocket from 'ws'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
-import { DEMO_PASSWORD, launchBrowser, mainMenu, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
+import { launchBrowser, mainMenu, newContext, signIn } from './support/browser'
 
 // Read-only journeys: the figures are compared with what the API answers at the time, so they hold whatever other
 // e2e files decided before.
@@ -43,13 +40,7 @@ async function as(email: string): Promise<Page> {
 
 /** What the manager's own supabase-js session gets from an RPC. */
 async function rpcAs<T>(email: string, name: 'manager_dashboard' | 'team_progress'): Promise<T[]> {
-  const client = createClient(inject('backendUrl'), DEV_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    // Node 20 has no WebSocket of its own; realtime is unused but the client builds it.
-    realtime: { transport: WebSocket as never },
-  })
-  const { error: signInError } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (signInError) throw signInError
+  const client = await signedInClient(email)
   const { data, error } = await client.rpc(name, {})
   if (error) throw error
   return data as unknown as T[]

@@ -233,9 +233,11 @@ describe('Équipe', () => {
 
   it('shows a spinner while the team loads, then the error if it fails', async () => {
     let reject: (error: Error) => void = () => {}
-    stubs.fetchTeamMembers.mockReturnValue(new Promise((_, fail) => (reject = fail)))
+    stubs.fetchTeamMembers.mockImplementation(() => new Promise((_, fail) => (reject = fail)))
     renderAs('/app/team')
     await screen.findByRole('heading', { name: 'Équipe', level: 1 }, { timeout: 10_000 })
+    // Rejected only once the page has asked, so that the rejection always has the query to handle it.
+    await waitFor(() => expect(stubs.fetchTeamMembers).toHaveBeenCalled())
     expect(screen.getByRole('status')).toHaveTextContent('Chargement…')
     reject(new Error('Une erreur est survenue'))
     expect(await screen.findByRole('alert')).toHaveTextContent('Une erreur est survenue')
