@@ -18,6 +18,11 @@ export function formatDate(value: DateInput, fallback = '-'): string {
   return date ? format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS) : fallback
 }
 
+/** A right's last use (SPEC §2): its date, or 'Jamais' when it was never used. */
+export function lastUseText(value: DateInput): string {
+  return formatDate(value, 'Jamais')
+}
+
 /** '05 mars 2025 à 14:30'; `fallback` when there is no valid date. */
 export function formatDateTime(value: DateInput, fallback = '-'): string {
   const date = toDate(value)

@@ -1,5 +1,5 @@
 import { startOfWeek } from 'date-fns'
-import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime } from '@/lib/dates'
+import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime, lastUseText } from '@/lib/dates'
 
 describe('French dates', () => {
   it("formats a date as 'dd MMMM yyyy'", () => {
@@ -16,6 +16,11 @@ describe('French dates', () => {
     expect(formatDate(undefined, 'Jamais')).toBe('Jamais')
     expect(formatDateTime('not a date', 'Jamais')).toBe('Jamais')
     expect(formatDate('')).toBe('-')
+  })
+
+  it("shows a right's last use, or 'Jamais' when it was never used", () => {
+    expect(lastUseText('2026-01-05T10:00:00Z')).toBe('05 janvier 2026')
+    expect(lastUseText(null)).toBe('Jamais')
   })
 
   it('starts weeks on Monday', () => {

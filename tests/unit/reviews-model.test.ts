@@ -5,7 +5,6 @@ import {
   decisionLabels,
   filterOptions,
   groupQueue,
-  lastUseText,
   NO_FILTERS,
   recommendationText,
   runBulk,
@@ -80,10 +79,6 @@ describe('inactivity recommendation (SPEC §9)', () => {
   })
   it('says nothing for a right in use', () => {
     expect(recommendationText(item({}))).toBeNull()
-  })
-  it("shows 'Jamais' as last use for a right never used", () => {
-    expect(lastUseText(null, () => 'x')).toBe('Jamais')
-    expect(lastUseText('2026-01-01', (value) => `le ${value}`)).toBe('le 2026-01-01')
   })
 })
 

@@ -80,7 +80,3 @@ export function managerNameOf(profile: Pick<ProfileDetails, 'manager'>): string 
   return manager ? `${manager.first_name} ${manager.last_name}` : null
 }
 
-/** 'Jamais' when the right was never used (SPEC §2). */
-export function lastUseText(lastUsedAt: string | null, format: (value: string) => string): string {
-  return lastUsedAt ? format(lastUsedAt) : 'Jamais'
-}

@@ -96,11 +96,6 @@ export function recommendationText(item: Pick<QueueItem, 'last_used_at' | 'days_
   return `Inutilisé depuis ${item.days_unused} jours`
 }
 
-/** 'Jamais' when the right was never used (SPEC §2). */
-export function lastUseText(lastUsedAt: string | null, format: (value: string) => string): string {
-  return lastUsedAt ? format(lastUsedAt) : 'Jamais'
-}
-
 export type Grouping = 'person' | 'application'
 
 export interface QueueGroup {

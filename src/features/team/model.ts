@@ -62,11 +62,6 @@ export const EMPTY_SUMMARY: TeamSummary = {
   awaiting_decision_count: 0,
 }
 
-/** 'Jamais' when the right was never used (SPEC §2). */
-export function lastUseText(lastUsedAt: string | null, format: (value: string) => string): string {
-  return lastUsedAt ? format(lastUsedAt) : 'Jamais'
-}
-
 /** '-' for an empty position (as the users page shows it). */
 export function positionText(position: string | null): string {
   return position?.trim() ? position : '-'

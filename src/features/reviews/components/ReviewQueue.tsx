@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { formatDate } from '@/lib/dates'
+import { formatDate, lastUseText } from '@/lib/dates'
 import { accountTypeLabel, rightStatusLabel, type RightStatus } from '@/lib/labels'
 import { invalidateReviews, validateRight } from '../api'
 import {
@@ -12,7 +12,6 @@ import {
   decisionLabels,
   filterOptions,
   groupQueue,
-  lastUseText,
   NO_FILTERS,
   runBulk,
   statusFor,
@@ -278,7 +277,7 @@ export function ReviewQueue({ items, decide = validateRight }: ReviewQueueProps)
                   <div>{item.campaign_name ?? '-'}</div>
                   {item.campaign_end_date && <div className="text-xs text-gray-500">Échéance : {formatDate(item.campaign_end_date)}</div>}
                 </TableCell>
-                <TableCell>{lastUseText(item.last_used_at, (value) => formatDate(value))}</TableCell>
+                <TableCell>{lastUseText(item.last_used_at)}</TableCell>
                 <TableCell>
                   <RecommendationBadge item={item} />
                 </TableCell>

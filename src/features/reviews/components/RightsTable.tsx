@@ -1,8 +1,8 @@
 import { Button } from '@/components/ui/Button'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { formatDate } from '@/lib/dates'
-import { lastUseText, type Decision, type OwnRight } from '../model'
+import { formatDate, lastUseText } from '@/lib/dates'
+import { type Decision, type OwnRight } from '../model'
 
 interface RightsTableProps {
   rights: readonly OwnRight[]
@@ -32,7 +32,7 @@ export function RightsTable({ rights, onDecide }: RightsTableProps) {
               <TableCell>{application}</TableCell>
               <TableCell>{right.role_name}</TableCell>
               <TableCell>{formatDate(right.granted_at)}</TableCell>
-              <TableCell>{lastUseText(right.last_used_at, (value) => formatDate(value))}</TableCell>
+              <TableCell>{lastUseText(right.last_used_at)}</TableCell>
               <TableCell>
                 <StatusBadge status={right.status} />
               </TableCell>

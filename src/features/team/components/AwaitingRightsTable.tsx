@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { formatDate } from '@/lib/dates'
-import { lastUseText, sortAwaiting, type AwaitingRight } from '../model'
+import { lastUseText } from '@/lib/dates'
+import { sortAwaiting, type AwaitingRight } from '../model'
 
 interface AwaitingRightsTableProps {
   rights: readonly AwaitingRight[]
@@ -33,7 +33,7 @@ export function AwaitingRightsTable({ rights, renderActions }: AwaitingRightsTab
             <TableCell>{right.application_name}</TableCell>
             <TableCell>{right.role_name}</TableCell>
             <TableCell>
-              {lastUseText(right.last_used_at, (value) => formatDate(value))}
+              {lastUseText(right.last_used_at)}
               {right.recommendation && <p className="text-xs text-orange-700">{right.recommendation}</p>}
             </TableCell>
             <TableCell>
