@@ -3,6 +3,7 @@ import { rm, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { openPglite, openPostgres, prepareDatabase, type Database } from './database'
 import { openSeededPglite } from './template-cache'
+import { loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
 
 const usage = `Usage: npm run backend -- [options]
@@ -14,6 +15,10 @@ Options:
   --host HOST    address to listen on (default 127.0.0.1)
   --data DIR     keep the database in DIR (default: in memory, gone at exit)
   --reset        with --data or DATABASE_URL: start again from an empty database
+  --dataset NAME demo (default: supabase/seed.sql) or large (a generated organisation of 10,000 people,
+                 300,000 rights; with --data or DATABASE_URL it needs --reset)
+  --dataset-seed N   with --dataset large: the seed of its random choices (default fixed)
+  --dataset-scale F  with --dataset large: multiplies every count (e.g. 0.05 for a quick run)
   --help         this text
 
 Environment:
@@ -27,6 +32,9 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       data: { type: 'string' },
       reset: { type: 'boolean', default: false },
+      dataset: { type: 'string', default: 'demo' },
+      'dataset-seed': { type: 'string' },
+      'dataset-scale': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   })
@@ -37,12 +45,22 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? 54321)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`)
 
+  if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Unknown dataset: ${values.dataset} (demo or large)`)
+  const large = values.dataset === 'large' ? parseDatasetFlags({ seed: values['dataset-seed'], scale: values['dataset-scale'] }) : null
+  if (!large && (values['dataset-seed'] !== undefined || values['dataset-scale'] !== undefined)) {
+    throw new Error('--dataset-seed and --dataset-scale go with --dataset large')
+  }
+
   const started = Date.now()
-  const db = await openDatabase(values.data, values.reset)
+  const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
   const applied = await prepareDatabase(db)
   const server = await startLocalServer({ db, port, host: values.host })
 
   console.info(`Recertif local backend (${describe(db, values.data)})`)
+  if (large) {
+    const { seed, scale } = resolveDatasetOptions(large)
+    console.info(`  dataset:          large organisation (seed ${seed}, scale ${scale})`)
+  }
   if (applied.length > 0) console.info(`  migrations applied: ${applied.length}`)
   console.info(`  API URL:          ${server.url}`)
   console.info(`  REST:             ${server.url}/rest/v1`)
@@ -84,6 +102,21 @@ async function openDatabase(dataDir: string | undefined, reset: boolean): Promis
   if (reset) await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
   return openPglite({ dataDir: dir })
+}
+
+/** The large organisation: from its cached dump in memory, or generated into --data or DATABASE_URL after --reset. */
+async function openLargeDatabase(dataDir: string | undefined, reset: boolean, options: DatasetOptions): Promise<Database> {
+  if (!dataDir && !process.env.DATABASE_URL) {
+    const { db, report, file, seconds } = await openLargeDatasetPglite({ ...options, log: (message) => console.info(message) })
+    console.info(report ? `  dataset cached in ${path.relative(process.cwd(), file)}` : `  dataset loaded from ${path.relative(process.cwd(), file)} in ${seconds.toFixed(1)} s`)
+    return db
+  }
+  if (!reset) throw new Error('--dataset large with --data or DATABASE_URL generates into an empty database: add --reset')
+  const db = await openDatabase(dataDir, reset)
+  await prepareDatabase(db, { seed: false })
+  const report = await loadLargeDataset(db, options, (message) => console.info(message))
+  console.info(`  dataset generated in ${report.seconds.toFixed(1)} s`)
+  return db
 }
 
 function describe(db: Database, dataDir: string | undefined): string {

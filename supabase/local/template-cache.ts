@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path'
 import { migrationFiles, openPglite, paths, prepareDatabase, type PgliteDatabase } from './database'
 
-const cacheDir = path.resolve(path.dirname(paths.seed), '..', 'node_modules', '.cache', 'recertif')
+export const cacheDir = path.resolve(path.dirname(paths.seed), '..', 'node_modules', '.cache', 'recertif')
 
 /**
  * An in-memory PGlite with bootstrap, migrations and seed applied, loaded from a cached dump when one matches
@@ -33,11 +33,13 @@ export async function openSeededPglite(): Promise<PgliteDatabase> {
   return db
 }
 
-async function cacheKey(): Promise<string> {
+/** A digest of every SQL file, the given extra files and values, and today's date. */
+export async function cacheKey(extraFiles: string[] = [], extraValues: string[] = []): Promise<string> {
   const hash = createHash('sha256')
-  for (const file of [paths.bootstrap, ...(await migrationFiles()), paths.seed]) {
+  for (const file of [paths.bootstrap, ...(await migrationFiles()), paths.seed, ...extraFiles]) {
     hash.update(path.basename(file)).update(await readFile(file))
   }
+  for (const value of extraValues) hash.update(value)
   hash.update(new Date().toISOString().slice(0, 10))
   return hash.digest('hex').slice(0, 16)
 }
