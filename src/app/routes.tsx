@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react'
+import { lazy, Suspense, useEffect, type ComponentType } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom'
 import { FullPageSpinner } from '@/components/ui/Spinner'
 import { NotFoundPage } from '@/pages/NotFound'
@@ -21,21 +21,34 @@ const LegalPage = lazyPage(() => import('@/pages/Legal'), (m) => m.LegalPage)
 const PrivacyPage = lazyPage(() => import('@/pages/Privacy'), (m) => m.PrivacyPage)
 const AuthenticatedLayout = lazyPage(() => import('./layouts/AuthenticatedLayout'), (m) => m.AuthenticatedLayout)
 
-const APP_PAGE_COMPONENTS: Record<AppPageKey, ComponentType> = {
-  dashboard: lazyPage(() => import('./routes/app/dashboard'), (m) => m.DashboardRoute),
-  reviews: lazyPage(() => import('./routes/app/reviews'), (m) => m.ReviewsRoute),
-  team: lazyPage(() => import('./routes/app/team'), (m) => m.TeamRoute),
-  applications: lazyPage(() => import('./routes/app/applications'), (m) => m.ApplicationsRoute),
-  campaigns: lazyPage(() => import('./routes/app/campaigns'), (m) => m.CampaignsRoute),
-  users: lazyPage(() => import('./routes/app/users'), (m) => m.UsersRoute),
-  controls: lazyPage(() => import('./routes/app/controls'), (m) => m.ControlsRoute),
-  compliance: lazyPage(() => import('./routes/app/compliance'), (m) => m.ComplianceRoute),
-  audit: lazyPage(() => import('./routes/app/audit'), (m) => m.AuditRoute),
-  profile: lazyPage(() => import('./routes/app/profile'), (m) => m.ProfileRoute),
+const APP_PAGE_LOADERS: Record<AppPageKey, () => Promise<ComponentType>> = {
+  dashboard: () => import('./routes/app/dashboard').then((m) => m.DashboardRoute),
+  reviews: () => import('./routes/app/reviews').then((m) => m.ReviewsRoute),
+  team: () => import('./routes/app/team').then((m) => m.TeamRoute),
+  applications: () => import('./routes/app/applications').then((m) => m.ApplicationsRoute),
+  campaigns: () => import('./routes/app/campaigns').then((m) => m.CampaignsRoute),
+  users: () => import('./routes/app/users').then((m) => m.UsersRoute),
+  controls: () => import('./routes/app/controls').then((m) => m.ControlsRoute),
+  compliance: () => import('./routes/app/compliance').then((m) => m.ComplianceRoute),
+  audit: () => import('./routes/app/audit').then((m) => m.AuditRoute),
+  profile: () => import('./routes/app/profile').then((m) => m.ProfileRoute),
+}
+
+const APP_PAGE_COMPONENTS = {} as Record<AppPageKey, ComponentType>
+for (const { key } of APP_PAGES) APP_PAGE_COMPONENTS[key] = lazyPage(APP_PAGE_LOADERS[key], (component) => component)
+
+/**
+ * Starts loading the page at `pathname` at once, beside the authenticated layout, instead of once the layout has
+ * arrived (a module loads once, so the lazy page later finds it ready).
+ */
+function preloadAppPage(pathname: string) {
+  const page = APP_PAGES.find(({ path }) => pathname === `/app/${path}` || pathname.startsWith(`/app/${path}/`))
+  if (page) void APP_PAGE_LOADERS[page.key]().catch(() => undefined)
 }
 
 export function AppRoutes() {
   const { pathname } = useLocation()
+  useEffect(() => preloadAppPage(pathname), [pathname])
   return (
     <RouteErrorBoundary resetKey={pathname}>
       <Suspense fallback={<FullPageSpinner />}>

@@ -1,5 +1,6 @@
 /** The only file of the campaigns feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { uuidSlices, withinSlice, type UuidSlice } from '@/lib/keyset'
 import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
@@ -109,24 +110,36 @@ export async function deleteCampaign(id: string): Promise<void> {
 
 export const EXPORT_PAGE_SIZE = 1000
 
-/** Every row of one export file, keyset-paged on right_id so that nothing is cut at 1000 rows. */
+/** Keyset reads of one export run side by side, each over its own slice of the right ids. */
+const EXPORT_STREAMS = 4
+
+/**
+ * Every row of one export file, keyset-paged on right_id so that nothing is cut at 1000 rows; the id space is read as
+ * four slices at once (a hundred thousand rows are a hundred pages), then put back in right_id order.
+ */
 export async function fetchExportRows(campaignId: string, file: ExportFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
-  const rows: ExportRow[] = []
-  let afterId: string | undefined
-  for (;;) {
-    const { data, error } = await getSupabase().rpc('campaign_export_rows', {
-      p_campaign_id: campaignId,
-      p_file: file,
-      p_limit: EXPORT_PAGE_SIZE,
-      ...(afterId ? { p_after_id: afterId } : {}),
-    })
-    if (error) fail(error)
-    const page = (data ?? []) as unknown as ExportRow[]
-    rows.push(...page)
-    onProgress?.(rows.length)
-    if (page.length < EXPORT_PAGE_SIZE) return rows
-    afterId = page[page.length - 1]?.right_id
+  let fetched = 0
+  const readSlice = async (slice: UuidSlice): Promise<ExportRow[]> => {
+    const rows: ExportRow[] = []
+    let afterId = slice.after
+    for (;;) {
+      const { data, error } = await getSupabase().rpc('campaign_export_rows', {
+        p_campaign_id: campaignId,
+        p_file: file,
+        p_limit: EXPORT_PAGE_SIZE,
+        ...(afterId ? { p_after_id: afterId } : {}),
+      })
+      if (error) fail(error)
+      const page = withinSlice((data ?? []) as unknown as ExportRow[], (row) => row.right_id, slice, EXPORT_PAGE_SIZE)
+      rows.push(...page.rows)
+      fetched += page.rows.length
+      onProgress?.(fetched)
+      if (page.done) return rows
+      afterId = page.rows[page.rows.length - 1]!.right_id
+    }
   }
+  const slices = await Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice))
+  return slices.flat()
 }
 
 export interface AdminCounters {

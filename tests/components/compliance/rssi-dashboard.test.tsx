@@ -15,6 +15,7 @@ const stubs = vi.hoisted(() => ({
 // The api neighbour is stubbed: the screen is tested on what Postgres would answer.
 vi.mock('@/features/compliance/api', () => ({
   useLiveCompliance: () => {},
+  prefetchRssiDashboard: async () => {},
   rssiDashboardQuery: (filters: DashboardFilters) =>
     queryOptions({ queryKey: ['compliance', 'dashboard', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
   useApplicationOptions: () => ({

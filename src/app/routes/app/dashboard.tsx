@@ -1,5 +1,7 @@
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useCurrentUser } from '@/auth/auth-context'
+import { prefetchRssiDashboard } from '@/features/compliance/api'
 import type { Role } from '@/lib/labels'
 import { Spinner } from '@/components/ui/Spinner'
 
@@ -18,7 +20,13 @@ export function dashboardViewFor(role: Role): keyof typeof views {
 }
 
 export function DashboardRoute() {
-  const View = views[dashboardViewFor(useCurrentUser().role)]
+  const view = dashboardViewFor(useCurrentUser().role)
+  const View = views[view]
+  const queryClient = useQueryClient()
+  // The RSSI's figures are the slowest call of any dashboard: ask while the view's code is still loading.
+  useEffect(() => {
+    if (view === 'rssi') void prefetchRssiDashboard(queryClient)
+  }, [view, queryClient])
   return (
     <Suspense fallback={<Spinner />}>
       <View />

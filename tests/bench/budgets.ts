@@ -1,0 +1,105 @@
+/** The budgets of issue #9 and the informational figures, read from the measures' results. */
+import type { PageScripts } from './measures/bundles'
+import type { SignInResult } from './measures/dashboard'
+import type { DecisionsResult } from './measures/decisions'
+import type { ExportResult } from './measures/export'
+import type { NaiveResult } from './measures/naive'
+import type { PageTiming } from './measures/pages'
+import type { measureQueueRpc, ReviewsResult } from './measures/reviews'
+import type { StartupResult } from './measures/startup'
+import { budget, kb, mb, ms, type BudgetLine, type InfoLine } from './report'
+
+interface Results {
+  bundles?: PageScripts[]
+  rssiSignIn?: SignInResult
+  reviews?: ReviewsResult
+  reviewsRpc?: Awaited<ReturnType<typeof measureQueueRpc>>
+  rssiPages?: PageTiming[]
+  naive?: NaiveResult
+  export?: ExportResult
+  decisions?: DecisionsResult
+  startup?: StartupResult
+}
+
+const LIMITS = {
+  publicJs: 100 * 1000,
+  appJs: 200 * 1000,
+  rssiDashboardMs: 1000,
+  reviewsFirstPaintMs: 300,
+  decisionP95Ms: 150,
+  exportMs: 5000,
+  startupMs: 10_000,
+}
+
+const largest = (pages: PageScripts[]) => pages.reduce<PageScripts | undefined>((max, page) => (!max || page.gzipBytes > max.gzipBytes ? page : max), undefined)
+
+export function buildReport(
+  results: Record<string, unknown>,
+  errors: Record<string, string>,
+  options: { startupSkipped: boolean },
+): { budgets: BudgetLine[]; info: InfoLine[] } {
+  const r = results as Results
+  const failed = (name: string) => (errors[name] ? `failed: ${errors[name]!.slice(0, 120)}` : errors.stack ? 'the stack did not start' : undefined)
+  const publicPages = r.bundles?.filter((page) => !page.page.startsWith('/app')) ?? []
+  const appPages = r.bundles?.filter((page) => page.page.startsWith('/app')) ?? []
+  const heaviestPublic = largest(publicPages)
+  const heaviestApp = largest(appPages)
+  const onDemandLeaks = appPages.flatMap((page) => page.onDemandLibrariesLoaded.map((library) => `${library} in ${page.page}`))
+  const startup = r.startup
+
+  const budgets: BudgetLine[] = [
+    budget('JS gzip, public pages (/ and /login)', heaviestPublic?.gzipBytes, LIMITS.publicJs, kb, heaviestPublic ? `largest: ${heaviestPublic.page}` : failed('bundles')),
+    budget('JS gzip, first /app page', heaviestApp?.gzipBytes, LIMITS.appJs, kb, heaviestApp ? `largest: ${heaviestApp.page}` : failed('bundles')),
+    r.bundles
+      ? { name: 'xlsx and papaparse loaded on demand', value: onDemandLeaks.length === 0 ? 'not loaded' : 'loaded', limit: 'not in the first /app page', ok: onDemandLeaks.length === 0, note: onDemandLeaks.join('; ') || undefined }
+      : { name: 'xlsx and papaparse loaded on demand', value: 'not measured', limit: 'not in the first /app page', ok: false, note: failed('bundles') },
+    budget('Sign-in to RSSI dashboard rendered (median)', r.rssiSignIn?.medianMs, LIMITS.rssiDashboardMs, ms, failed('rssiSignIn')),
+    budget('Mes revues first rows (menu link, median)', r.reviews?.navigation.firstRowsMs, LIMITS.reviewsFirstPaintMs, ms, r.reviews ? `${r.reviews.queueCount} items` : failed('reviews')),
+    budget(
+      'Decision round trip p95',
+      r.decisions?.p95Ms,
+      LIMITS.decisionP95Ms,
+      ms,
+      r.decisions ? `${r.decisions.reviewers} reviewers × ${r.decisions.decisionsPerReviewer}${r.decisions.failures ? `, ${r.decisions.failures} failed` : ''}` : failed('decisions'),
+    ),
+    budget('Manager Excel export', r.export?.durationMs, LIMITS.exportMs, ms, r.export ? `${r.export.rows} rows` : failed('export')),
+    options.startupSkipped
+      ? { name: 'npm start ready', value: 'skipped', limit: `≤ ${ms(LIMITS.startupMs)}`, ok: false, skipped: true, note: '--skip-startup' }
+      : startup?.skipped
+      ? { name: 'npm start ready', value: 'skipped', limit: `≤ ${ms(LIMITS.startupMs)}`, ok: false, note: startup.skipped }
+      : budget('npm start ready', startup?.readyMs, LIMITS.startupMs, ms, startup ? `Ctrl-C: ${startup.stoppedCleanly ? 'all stopped' : 'not all stopped'} in ${ms(startup.stopMs ?? 0)}` : failed('startup')),
+  ]
+  if (startup && !startup.skipped && (!startup.stoppedCleanly || !startup.portsFreedAfterStop)) {
+    budgets.push({ name: 'npm start stops on Ctrl-C', value: startup.exit, limit: 'every process gone, ports freed', ok: false, note: startup.processesLeft ? 'processes left' : 'ports still bound' })
+  }
+
+  const info: InfoLine[] = []
+  for (const page of r.bundles ?? []) info.push({ name: `JS gzip ${page.page}`, value: `${kb(page.gzipBytes)} (${page.files.length} files, ${kb(page.bytes)} raw)` })
+  if (r.reviews) {
+    info.push({ name: 'Mes revues all loaded (menu link)', value: ms(r.reviews.navigation.allLoadedMs) })
+    info.push({ name: 'Mes revues direct load: first rows / all', value: `${ms(r.reviews.fullLoad.firstRowsMs)} / ${ms(r.reviews.fullLoad.allLoadedMs)}` })
+  }
+  if (r.reviewsRpc) {
+    info.push({ name: 'review_queue RPC from Node: 100 / 1000 rows', value: `${ms(r.reviewsRpc.first100Ms)} / ${ms(r.reviewsRpc.first1000Ms)} (count ${ms(r.reviewsRpc.countMs)})` })
+  }
+  for (const page of r.rssiPages ?? []) info.push({ name: `${page.path} rendered (direct load, median)`, value: ms(page.medianMs) })
+  if (r.decisions) {
+    info.push({ name: 'Decision round trip p50 / max', value: `${ms(r.decisions.p50Ms)} / ${ms(r.decisions.maxMs)} (${r.decisions.distinctAccounts} accounts)` })
+    const alone = r.decisions.alone
+    if (alone) info.push({ name: 'Decision round trip, one reviewer alone', value: `p50 ${ms(alone.p50Ms)}, p95 ${ms(alone.p95Ms)} (${alone.decisions} decisions)` })
+  }
+  if (r.export) {
+    const { phases } = r.export
+    info.push({ name: 'Export: fetching rows / building the file', value: `${ms(phases.fetchMs)} (${phases.requests} requests, slowest ${ms(phases.slowestRequestMs)}) / ${ms(phases.buildMs)}` })
+    info.push({ name: 'Export peak JS heap (before)', value: `${mb(r.export.peakHeapBytes)} (${mb(r.export.heapBeforeBytes)})` })
+  }
+  if (r.naive) {
+    info.push({ name: 'RSSI figures: rssi_dashboard RPC', value: ms(r.naive.serverMs) })
+    info.push({ name: 'RSSI figures: naive (all rights, Node)', value: `${ms(r.naive.naiveMs)} (${r.naive.requests} requests, ${r.naive.ratio}× the RPC${r.naive.agrees ? '' : ', counts differ'})` })
+  }
+  if (startup && !startup.skipped) {
+    info.push({ name: 'npm start phases', value: Object.entries(startup.phases).map(([name, value]) => `${name}: ${typeof value === 'number' ? ms(value) : value}`).join(', ') })
+  }
+  for (const [name, message] of Object.entries(errors)) info.push({ name: `error in ${name}`, value: message.slice(0, 200) })
+  return { budgets, info }
+}

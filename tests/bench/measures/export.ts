@@ -1,0 +1,95 @@
+/** Measure 4: the manager Excel file of the largest active campaign, from the export dialog's button to the download. */
+import { stat } from 'node:fs/promises'
+import type { Browser } from 'playwright-core'
+import type { Api } from '../support/api'
+import { newContext, recordRequests, signIn } from '../support/browser'
+import { round } from '../support/stats'
+
+export interface ExportResult {
+  campaign: string
+  campaignRights: number
+  /** The dialog's "En attente" count: the rows of the manager file. */
+  rows: number
+  durationMs: number
+  fileBytes: number
+  /** Highest JSHeapUsedSize seen while exporting (sampled through CDP every 100 ms, so a short peak can be missed). */
+  peakHeapBytes: number
+  heapBeforeBytes: number
+  /** Where the time goes: the row pages fetched (campaign_export_rows), then building the file until the download. */
+  phases: { requests: number; fetchMs: number; slowestRequestMs: number; buildMs: number }
+}
+
+export async function largestActiveCampaign(service: Api): Promise<{ id: string; name: string; rights: number }> {
+  const { data, error } = await service.from('campaigns').select('id, name').eq('status', 'active')
+  if (error) throw new Error(error.message)
+  const sized = await Promise.all(
+    (data ?? []).map(async (campaign) => {
+      const { count, error: countError } = await service.from('user_rights').select('id', { count: 'exact', head: true }).eq('campaign_id', campaign.id)
+      if (countError) throw new Error(countError.message)
+      return { ...campaign, rights: count ?? 0 }
+    }),
+  )
+  const largest = sized.sort((a, b) => b.rights - a.rights)[0]
+  if (!largest) throw new Error('No active campaign to export')
+  return largest
+}
+
+export async function measureManagerExport(browser: Browser, appUrl: string, campaign: { name: string; rights: number }): Promise<ExportResult> {
+  const context = await newContext(browser, appUrl)
+  try {
+    const page = await context.newPage()
+    await signIn(page, 'admin@example.com')
+    await page.goto('/app/campaigns')
+    await page.getByRole('button', { name: `Export Excel de ${campaign.name}`, exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Export Excel' })
+    const rows = Number((await dialog.getByTestId('export-count-manager').innerText()).replace(/\D/g, ''))
+
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const heapUsed = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics')
+      return metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0
+    }
+    await cdp.send('HeapProfiler.collectGarbage')
+    const heapBeforeBytes = await heapUsed()
+    let peakHeapBytes = heapBeforeBytes
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        peakHeapBytes = Math.max(peakHeapBytes, await heapUsed())
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    })()
+
+    const requests = recordRequests(page)
+    const started = performance.now()
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 300_000 }),
+      dialog.getByRole('button', { name: 'Fichier Manager' }).click(),
+    ])
+    const durationMs = performance.now() - started
+    const rowPages = requests().filter((request) => request.path.includes('campaign_export_rows'))
+    const fetchEnd = Math.max(0, ...rowPages.map((request) => request.startMs + request.durationMs))
+    sampling = false
+    await sampler
+    const file = await download.path()
+    const { size } = await stat(file)
+    return {
+      campaign: campaign.name,
+      campaignRights: campaign.rights,
+      rows,
+      durationMs: round(durationMs),
+      fileBytes: size,
+      peakHeapBytes,
+      heapBeforeBytes,
+      phases: {
+        requests: rowPages.length,
+        fetchMs: fetchEnd,
+        slowestRequestMs: Math.max(0, ...rowPages.map((request) => request.durationMs)),
+        buildMs: round(durationMs - fetchEnd),
+      },
+    }
+  } finally {
+    await context.close()
+  }
+}

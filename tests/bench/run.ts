@@ -1,0 +1,141 @@
+/**
+ * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup]`: boots the local backend
+ * with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed), builds and serves the app,
+ * drives it in Debian's Chromium and prints the figures against their budgets. The full results go to
+ * .tmp/bench/results.json; the exit code is 1 when a budget is missed. Not part of `npm test`.
+ */
+import { cpus, freemem, loadavg, totalmem } from 'node:os'
+import { parseArgs } from 'node:util'
+import type { Browser } from 'playwright-core'
+import { apiAs, serviceApi } from './support/api'
+import { launchBrowser } from './support/browser'
+import { ROOT, startStack, type Stack } from './support/stack'
+import { measureBundles } from './measures/bundles'
+import { measureRssiSignIn } from './measures/dashboard'
+import { loadReviewers, measureDecisions } from './measures/decisions'
+import { largestActiveCampaign, measureManagerExport } from './measures/export'
+import { measureNaive } from './measures/naive'
+import { measureRssiPages } from './measures/pages'
+import { measureQueueRpc, measureReviews } from './measures/reviews'
+import { measureStartup } from './measures/startup'
+import { reviewerCandidates } from './support/reviewers'
+import { buildReport } from './budgets'
+import { printTable, writeResults } from './report'
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string' },
+    seed: { type: 'string' },
+    dataset: { type: 'string', default: 'large' },
+    runs: { type: 'string', default: '3' },
+    'skip-startup': { type: 'boolean', default: false },
+  },
+})
+if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Unknown dataset: ${values.dataset} (large or demo)`)
+const dataset: 'demo' | 'large' = values.dataset
+const runs = Number(values.runs)
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1: ${values.runs}`)
+const REVIEWERS = 20
+const DECISIONS_PER_REVIEWER = 10
+
+const log = (message: string) => console.info(message)
+const results: Record<string, unknown> = {}
+const errors: Record<string, string> = {}
+
+/** Runs one measure; a failure is recorded (and shows as a missed budget) without stopping the others. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  const started = performance.now()
+  log(`· ${name}…`)
+  try {
+    const value = await run()
+    results[name] = value
+    log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    return value
+  } catch (error) {
+    errors[name] = error instanceof Error ? error.message : String(error)
+    log(`  failed: ${errors[name]}`)
+    return undefined
+  }
+}
+
+async function main(): Promise<void> {
+  const machine = {
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryBytes: totalmem(),
+    freeMemoryBytes: freemem(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
+    databaseKind: 'unknown',
+    chromium: 'unknown',
+  }
+  const options = { dataset, scale: values.scale, seed: values.seed } as const
+  log(`Recertif bench: dataset ${dataset}${values.scale ? `, scale ${values.scale}` : ''}${values.seed ? `, seed ${values.seed}` : ''}, ${runs} run(s) per page timing`)
+  const startedAt = new Date()
+  let stack: Stack | undefined
+  let browser: Browser | undefined
+  try {
+    stack = await startStack(options, log)
+    machine.databaseKind = process.env.DATABASE_URL ? `PostgreSQL (DATABASE_URL) — ${stack.databaseKind}` : stack.databaseKind
+    results.stack = { backendStartMs: Math.round(stack.backendStartMs), buildMs: Math.round(stack.buildMs) }
+    browser = await launchBrowser()
+    machine.chromium = browser.version()
+    const { appUrl, backendUrl } = stack
+    const service = serviceApi(backendUrl)
+    const managerApi = await apiAs(backendUrl, 'manager@example.com')
+    const queueCount = Number((await managerApi.rpc('review_queue_count', {})).data ?? 0)
+    const rssiRights = (await service.from('user_rights').select('id', { count: 'exact', head: true })).count ?? 0
+    results.dataset = { ...options, rights: rssiRights, managerQueue: queueCount }
+    log(`  ${rssiRights} rights, ${queueCount} items in manager@example.com's queue`)
+
+    const b = browser
+    await step('bundles', () => measureBundles(b, appUrl))
+    await step('rssiSignIn', () => measureRssiSignIn(b, appUrl, runs))
+    await step('reviews', () => measureReviews(b, appUrl, 'manager@example.com', queueCount, runs))
+    await step('reviewsRpc', () => measureQueueRpc(managerApi))
+    await step('rssiPages', () => measureRssiPages(b, appUrl, runs))
+    await step('naive', async () => measureNaive(await apiAs(backendUrl, 'rssi@example.com'), runs, rssiRights <= 20_000))
+    await step('export', async () => measureManagerExport(b, appUrl, await largestActiveCampaign(service)))
+    await step('decisions', async () => {
+      const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, REVIEWERS), 2)
+      return measureDecisions(accounts, REVIEWERS, DECISIONS_PER_REVIEWER)
+    })
+  } catch (error) {
+    errors.stack = error instanceof Error ? error.message : String(error)
+    log(`The bench could not start: ${errors.stack}`)
+  } finally {
+    await browser?.close()
+    await stack?.stop()
+  }
+  // Alone on the machine's ports and without the bench's backend running beside it.
+  if (!values['skip-startup']) await step('startup', () => measureStartup())
+
+  const report = buildReport(results, errors, { startupSkipped: values['skip-startup'] })
+  const output = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: { ...machine, loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))) },
+    budgets: report.budgets,
+    info: report.info,
+    results,
+    errors,
+  }
+  const file = await writeResults(ROOT, output)
+  printTable(
+    `${machine.cpuModel} × ${machine.cores}, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}, ${machine.databaseKind}`,
+    report.budgets,
+    report.info,
+  )
+  console.info(`\nResults: ${file}`)
+  const missed = report.budgets.filter((line) => !line.ok && !line.skipped)
+  if (missed.length > 0) {
+    console.info(`${missed.length} budget(s) missed.`)
+    process.exitCode = 1
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
