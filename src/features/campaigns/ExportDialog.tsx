@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { fetchExportRows } from './api'
+import { downloadFile, startExportBuilder } from './excel-build'
 import { EXPORT_FILES, EXPORT_FILE_LABELS, exportCounts, exportFileName, type Campaign, type ExportFile } from './model'
 
 const COUNT_LABELS: Record<ExportFile, string> = {
@@ -30,13 +31,16 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
     setRunning(file)
     setFetched(0)
     setError(null)
+    const builder = startExportBuilder()
     try {
-      const [rows, excel] = await Promise.all([fetchExportRows(campaign.id, file, setFetched), import('./excel')])
+      const rows = await fetchExportRows(campaign.id, file, setFetched)
       const today = new Date()
-      excel.downloadWorkbook(excel.buildWorkbook(file, campaign.name, rows, today), exportFileName(file, campaign.name, today))
+      const bytes = await builder.build({ file, campaignName: campaign.name, rows, today: today.getTime() })
+      downloadFile(bytes, exportFileName(file, campaign.name, today))
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : null)
     } finally {
+      builder.dispose()
       setRunning(null)
     }
   }

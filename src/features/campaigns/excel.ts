@@ -1,4 +1,4 @@
-/** Builds an export workbook. Imported dynamically, with xlsx, only when an export starts. */
+/** Builds an export workbook. Loaded, with xlsx, only when an export starts (in the export worker, see excel-build.ts). */
 import * as XLSX from 'xlsx'
 import { buildExportRows, buildInstructionRows, exportColumns, exportColumnWidths, type ExportFile, type ExportRow } from './model'
 
@@ -48,18 +48,4 @@ export function workbookBytes(workbook: XLSX.WorkBook): Uint8Array {
   entry.content = new TextEncoder().encode(frozen) as unknown as typeof entry.content
   entry.size = (entry.content as Uint8Array).length
   return new Uint8Array(CFB.write(zip, { type: 'array', fileType: 'zip', compression: true }) as ArrayBuffer)
-}
-
-export function downloadWorkbook(workbook: XLSX.WorkBook, fileName: string): void {
-  const blob = new Blob([workbookBytes(workbook) as BlobPart], {
-    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  })
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
