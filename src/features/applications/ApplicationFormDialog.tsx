@@ -1,15 +1,13 @@
-import { useState, type FormEvent } from 'react'
-import { Button } from '@/components/ui/Button'
-import { Dialog } from '@/components/ui/Dialog'
+import { FormDialog } from '@/components/ui/FormDialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { SelectField } from '@/components/ui/SelectField'
 import { TextAreaField } from '@/components/ui/TextAreaField'
 import { TextInput } from '@/components/ui/TextInput'
+import { useValidatedForm } from '@/lib/use-validated-form'
 import {
   personName,
   toApplicationInput,
   validateApplicationForm,
-  type ApplicationFormErrors,
   type ApplicationFormValues,
   type ApplicationInput,
   type ApplicationOwnerChoices,
@@ -41,66 +39,33 @@ function ownerOptions(people: OwnerChoice[] | undefined, emptyLabel: string) {
 
 /** Create or edit an application; errors from the server stay inside the dialog. */
 export function ApplicationFormDialog({ editingName, initialValues, choices, choicesError, onSubmit, onClose }: ApplicationFormDialogProps) {
-  const [values, setValues] = useState(initialValues)
-  const [errors, setErrors] = useState<ApplicationFormErrors>({})
-  const [serverError, setServerError] = useState<string | null>(null)
-  const [pending, setPending] = useState(false)
-  const formId = 'application-form'
-
-  const update = (field: keyof ApplicationFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const found = validateApplicationForm(values)
-    setErrors(found)
-    if (Object.keys(found).length > 0) return
-    setPending(true)
-    setServerError(null)
-    try {
-      await onSubmit(toApplicationInput(values))
-    } catch (error) {
-      setServerError(error instanceof Error ? error.message : null)
-      setPending(false)
-    }
-  }
+  const { values, setField, errors, serverError, pending, submit } = useValidatedForm({
+    initialValues,
+    validate: validateApplicationForm,
+    toInput: toApplicationInput,
+    onSubmit,
+  })
+  const update = (field: keyof typeof values) => (value: string) => setField(field, value)
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={editingName ? "Modifier l'application" : 'Nouvelle application'}
-      size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose} disabled={pending}>
-            Annuler
-          </Button>
-          <Button type="submit" form={formId} loading={pending}>
-            {editingName ? 'Enregistrer' : 'Créer'}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-        {serverError !== null && <ErrorBox message={serverError} />}
-        {choicesError && <ErrorBox message={choicesError} />}
-        <TextInput label="Nom" name="name" required value={values.name} error={errors.name} onChange={(event) => update('name')(event.target.value)} />
-        <TextAreaField label="Description" name="description" rows={3} value={values.description} error={errors.description} onChange={(event) => update('description')(event.target.value)} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="RA" name="ra_id" required value={values.ra_id} error={errors.ra_id} onChange={(event) => update('ra_id')(event.target.value)}>
-            {ownerOptions(choices?.ra, 'Sélectionner un RA')}
-          </SelectField>
-          <SelectField label="BPO Métier" name="bpo_metier_id" required value={values.bpo_metier_id} error={errors.bpo_metier_id} onChange={(event) => update('bpo_metier_id')(event.target.value)}>
-            {ownerOptions(choices?.bpo_metier, 'Sélectionner un BPO Métier')}
-          </SelectField>
-          <SelectField label="BPO Groupe" name="bpo_groupe_id" value={values.bpo_groupe_id} onChange={(event) => update('bpo_groupe_id')(event.target.value)}>
-            {ownerOptions(choices?.bpo_groupe, 'Aucun BPO Groupe')}
-          </SelectField>
-          <SelectField label="RSSI" name="rssi_id" value={values.rssi_id} onChange={(event) => update('rssi_id')(event.target.value)}>
-            {ownerOptions(choices?.rssi, 'Aucun RSSI')}
-          </SelectField>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={editingName ? "Modifier l'application" : 'Nouvelle application'} submitLabel={editingName ? 'Enregistrer' : 'Créer'} pending={pending} error={serverError} onClose={onClose} onSubmit={submit}>
+      {choicesError && <ErrorBox message={choicesError} />}
+      <TextInput label="Nom" name="name" required value={values.name} error={errors.name} onChange={(event) => update('name')(event.target.value)} />
+      <TextAreaField label="Description" name="description" rows={3} value={values.description} error={errors.description} onChange={(event) => update('description')(event.target.value)} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="RA" name="ra_id" required value={values.ra_id} error={errors.ra_id} onChange={(event) => update('ra_id')(event.target.value)}>
+          {ownerOptions(choices?.ra, 'Sélectionner un RA')}
+        </SelectField>
+        <SelectField label="BPO Métier" name="bpo_metier_id" required value={values.bpo_metier_id} error={errors.bpo_metier_id} onChange={(event) => update('bpo_metier_id')(event.target.value)}>
+          {ownerOptions(choices?.bpo_metier, 'Sélectionner un BPO Métier')}
+        </SelectField>
+        <SelectField label="BPO Groupe" name="bpo_groupe_id" value={values.bpo_groupe_id} onChange={(event) => update('bpo_groupe_id')(event.target.value)}>
+          {ownerOptions(choices?.bpo_groupe, 'Aucun BPO Groupe')}
+        </SelectField>
+        <SelectField label="RSSI" name="rssi_id" value={values.rssi_id} onChange={(event) => update('rssi_id')(event.target.value)}>
+          {ownerOptions(choices?.rssi, 'Aucun RSSI')}
+        </SelectField>
+      </div>
+    </FormDialog>
   )
 }

@@ -213,7 +213,7 @@ export function AdminDashboard({ title }: { title: string }) {
           )}
         </div>
       </Card>
-      {creating && <CampaignFormDialog key={formKey} open onClose={() => setCreating(false)} />}
+      {creating && <CampaignFormDialog key={formKey} onClose={() => setCreating(false)} />}
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
     </>
   )

@@ -207,7 +207,7 @@ export function CampaignsPage({ title }: { title: string }) {
 
       {admin && pending?.kind === 'import' && <ImportDialog onClose={close} />}
       {admin && pending?.kind === 'form' && (
-        <CampaignFormDialog key={formKey} open onClose={close} campaign={pending.campaign} />
+        <CampaignFormDialog key={formKey} onClose={close} campaign={pending.campaign} />
       )}
       <ExportDialog campaign={pending?.kind === 'export' ? (current(pending.campaign) ?? pending.campaign) : null} onClose={close} />
       {admin && pending?.kind === 'transition' && transition && (
