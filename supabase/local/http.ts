@@ -77,13 +77,15 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return match?.[1]
 }
 
-/** Request headers as PostgREST passes them to Postgres in request.headers: lower-case names, one value each. */
+/**
+ * Request headers as PostgREST passes them to Postgres in request.headers: lower-case names, one value each.
+ * X-Forwarded-For is the server's own by then (client-address.ts).
+ */
 export function headersForPostgres(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
   }
-  if (!out['x-forwarded-for'] && req.socket.remoteAddress) out['x-forwarded-for'] = req.socket.remoteAddress
   return out
 }

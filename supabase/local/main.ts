@@ -5,6 +5,7 @@ import { openPglite, openPostgres, prepareDatabase, type Database } from './data
 import { openSeededPglite } from './template-cache'
 import { loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
+import { trustedProxyList } from './client-address'
 
 const usage = `Usage: npm run backend -- [options]
 
@@ -19,11 +20,14 @@ Options:
                  300,000 rights; with --data or DATABASE_URL it needs --reset)
   --dataset-seed N   with --dataset large: the seed of its random choices (default fixed)
   --dataset-scale F  with --dataset large: multiplies every count (e.g. 0.05 for a quick run)
+  --trusted-proxies LIST  comma-separated addresses or CIDR blocks of reverse proxies in front of this server,
+                 whose X-Forwarded-For entries are believed (default: none, the socket's peer is the client)
   --help         this text
 
 Environment:
   DATABASE_URL   use this PostgreSQL database instead of the embedded one (it must be dedicated to Recertif)
-  PORT           port to listen on`
+  PORT           port to listen on
+  TRUSTED_PROXIES  as --trusted-proxies`
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
       dataset: { type: 'string', default: 'demo' },
       'dataset-seed': { type: 'string' },
       'dataset-scale': { type: 'string' },
+      'trusted-proxies': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   })
@@ -51,10 +56,17 @@ async function main(): Promise<void> {
     throw new Error('--dataset-seed and --dataset-scale go with --dataset large')
   }
 
+  const trustedProxies = (values['trusted-proxies'] ?? process.env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  // Checked before the database is opened, which can take a while: a typo here is the operator's to fix at once.
+  trustedProxyList(trustedProxies)
+
   const started = Date.now()
   const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
   const applied = await prepareDatabase(db)
-  const server = await startLocalServer({ db, port, host: values.host })
+  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies } })
 
   console.info(`Recertif local backend (${describe(db, values.data)})`)
   if (large) {
@@ -69,6 +81,7 @@ async function main(): Promise<void> {
   console.info(`  anon key:         ${server.config.anonKey}`)
   console.info(`  service_role key: ${server.config.serviceRoleKey}`)
   console.info(`  JWT secret:       ${server.config.jwtSecret}`)
+  if (trustedProxies.length > 0) console.info(`  trusted proxies:  ${trustedProxies.join(', ')}`)
   console.info(`  (development values: never use them in production)`)
   console.info(`  started in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   console.info('ready')

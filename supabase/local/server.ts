@@ -1,6 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { forwardClientAddress, trustedProxyList } from './client-address'
+import type { ApiContext, RouteHandler, ServerConfig } from './context'
 import type { Database } from './database'
 import { HttpError, header, sendJson, send } from './http'
 import { corsHeaders, preflightHeaders } from './cors'
@@ -8,23 +10,6 @@ import { DEV_ANON_KEY, DEV_JWT_SECRET, DEV_SERVICE_ROLE_KEY } from './keys'
 import { createRestHandler } from './rest/handler'
 import { createAuthHandler } from './auth/handler'
 import { startRealtime } from './realtime/server'
-
-export interface ServerConfig {
-  jwtSecret: string
-  anonKey: string
-  serviceRoleKey: string
-  /** The app's origin: where OAuth and e-mail links send people back by default. */
-  siteUrl: string
-  /** Supabase's max_rows: every read is silently capped here. */
-  maxRows: number
-  /** Lifetime of an access token, in seconds. */
-  jwtExpirySeconds: number
-  /** Failed password sign-ins allowed per e-mail within signInFailureWindowSeconds before GoTrue's 429 (0: no limit). */
-  signInMaxFailures: number
-  signInFailureWindowSeconds: number
-  /** GoTrue's GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: how long a just-rotated refresh token stays usable. */
-  refreshTokenReuseIntervalSeconds: number
-}
 
 export const defaultConfig: ServerConfig = {
   jwtSecret: DEV_JWT_SECRET,
@@ -34,18 +19,11 @@ export const defaultConfig: ServerConfig = {
   maxRows: 1000,
   jwtExpirySeconds: 3600,
   signInMaxFailures: 10,
+  signInMaxFailuresPerIp: 30,
   signInFailureWindowSeconds: 300,
   refreshTokenReuseIntervalSeconds: 10,
+  trustedProxies: [],
 }
-
-/** What every API module is built from. */
-export interface ApiContext {
-  db: Database
-  config: ServerConfig
-}
-
-/** Handles one request under its API's prefix; `path` is what follows the prefix (for example "/users"). */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, route: { url: URL; path: string }) => Promise<void>
 
 export interface LocalServer {
   /** The API URL clients use, for example http://127.0.0.1:54321. */
@@ -65,6 +43,7 @@ export async function startLocalServer(options: {
   config?: Partial<ServerConfig>
 }): Promise<LocalServer> {
   const config: ServerConfig = { ...defaultConfig, ...options.config }
+  const trustedProxies = trustedProxyList(config.trustedProxies)
   const context: ApiContext = { db: options.db, config }
   const rest = await createRestHandler(context)
   const auth = createAuthHandler(context)
@@ -79,6 +58,7 @@ export async function startLocalServer(options: {
   server.on('clientError', answerUnparsable)
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    forwardClientAddress(req, trustedProxies)
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (req.method === 'OPTIONS') {
       send(res, 200, '', preflightHeaders(req))

@@ -97,9 +97,19 @@ async function applicationId(name: string): Promise<string> {
   return rows[0]!.id
 }
 
+/** The person's rights that may still change, oldest grant first: a completed campaign's rights are frozen. */
+async function changeableRightsOf(userId: string): Promise<Array<{ id: string; granted_at: Date }>> {
+  const { rows } = await db.query<{ id: string; granted_at: Date }>(
+    `select r.id, r.granted_at from public.user_rights r left join public.campaigns c on c.id = r.campaign_id
+      where r.user_id = $1 and c.status is distinct from 'completed' and c.status is distinct from 'archived'
+      order by r.granted_at, r.role_name`,
+    [userId],
+  )
+  return rows
+}
+
 async function rightOf(userId: string): Promise<string> {
-  const { rows } = await db.query<{ id: string }>('select id from public.user_rights where user_id = $1 order by role_name limit 1', [userId])
-  return rows[0]!.id
+  return (await changeableRightsOf(userId))[0]!.id
 }
 
 const touch = (rightId: string, justification: string) =>
@@ -221,10 +231,7 @@ describe('filters', () => {
     const admin = await signedIn('admin@example.com')
     const recent = await listen(admin, [userRights('UPDATE', 'granted_at=gte.2024-01-01')])
     const old = await listen(admin, [userRights('UPDATE', 'granted_at=lt.2024-01-01T00:00:00Z')])
-    const { rows } = await db.query<{ id: string; granted_at: Date }>(
-      `select id, granted_at from public.user_rights where user_id = $1 order by granted_at`,
-      [JULIE],
-    )
+    const rows = await changeableRightsOf(JULIE)
     for (const row of rows) await touch(row.id, 'dated')
     const cutoff = Date.parse('2024-01-01T00:00:00Z')
     const expectedRecent = rows.filter((row) => row.granted_at.getTime() >= cutoff).length

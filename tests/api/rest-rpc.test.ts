@@ -140,7 +140,14 @@ describe('the request as functions see it', () => {
     expect(posted.data.headers['x-forwarded-for']).toBe('127.0.0.1')
     const read = await anon.rpc('fx_request', {}, { get: true })
     expect(read.data).toMatchObject({ role: 'anon', method: 'GET', read_only: 'on', claims: { role: 'anon' } })
-    const forwarded = await backend.rest('/rpc/fx_request', { headers: { 'X-Forwarded-For': '203.0.113.9' } })
-    expect((await forwarded.json()).headers['x-forwarded-for']).toBe('203.0.113.9')
+  })
+
+  it('passes the address the server saw as the only X-Forwarded-For entry, and drops forged client-address headers', async () => {
+    const forged = { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'CF-Connecting-IP': '203.0.113.10', 'X-Real-IP': '203.0.113.11' }
+    const response = await backend.rest('/rpc/fx_request', { headers: forged })
+    const { headers } = (await response.json()) as { headers: Record<string, string> }
+    expect(headers['x-forwarded-for']).toBe('127.0.0.1')
+    expect(headers).not.toHaveProperty('cf-connecting-ip')
+    expect(headers).not.toHaveProperty('x-real-ip')
   })
 })

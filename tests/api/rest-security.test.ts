@@ -147,16 +147,105 @@ describe('functions', () => {
     expect(after).toEqual({ status: 'pending' })
   })
 
-  it('records the caller and their forwarded IP in the audit trail', async () => {
+  it('records the caller and the address the server saw in the audit trail, whatever forwarding headers the client forges', async () => {
     const token = await backend.token('admin')
     const response = await backend.rest(`/applications?name=eq.Jira`, {
       method: 'PATCH',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.7, 10.0.0.1' },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        'X-Forwarded-For': '203.0.113.66',
+        'CF-Connecting-IP': '203.0.113.77',
+        'X-Real-IP': '203.0.113.88',
+      },
       body: JSON.stringify({ description: 'Tickets et incidents' }),
     })
     expect(response.status).toBe(204)
     const rssi = await backend.as('rssi')
     const { data } = await rssi.from('audit_logs').select('user_email, action, ip_address').eq('resource_type', 'applications').eq('action', 'update').single()
-    expect(data).toEqual({ user_email: demo.admin.email, action: 'update', ip_address: '198.51.100.7' })
+    expect(data).toEqual({ user_email: demo.admin.email, action: 'update', ip_address: '127.0.0.1' })
   })
+
+  it('records the real address of a decision taken through supabase-js with forged headers', async () => {
+    const client = await backend.as('user', { 'X-Forwarded-For': '203.0.113.66', 'CF-Connecting-IP': '203.0.113.77' })
+    const { data: right } = await client.from('user_rights').select('id').eq('role_name', 'Utilisateur VPN').single()
+    const { error } = await client.rpc('validate_user_right', { right_id: right!.id, new_status: 'validated_user', comment: 'Toujours utile' })
+    expect(error).toBeNull()
+    const { rows } = await backend.db.query<{ ip: string }>(
+      `select host(ip_address) as ip from public.audit_logs where resource_id = $1 order by "timestamp" desc, id desc limit 1`,
+      [right!.id],
+    )
+    expect(rows).toEqual([{ ip: '127.0.0.1' }])
+  })
+})
+
+describe('behind a trusted reverse proxy', () => {
+  let proxied: RestBackend
+  beforeAll(async () => {
+    // The test's own connections come from 127.0.0.1: here that address plays the proxy in front of the server.
+    proxied = await startRestBackend(undefined, { trustedProxies: ['127.0.0.1', '10.0.0.0/8'] })
+  })
+  afterAll(() => proxied.close())
+
+  it('records the right-most forwarded address that is not a trusted proxy, and nothing the client claims', async () => {
+    const response = await proxied.rest(`/applications?name=eq.GitLab`, {
+      method: 'PATCH',
+      headers: {
+        Authorization: `Bearer ${await proxied.token('admin')}`,
+        'Content-Type': 'application/json',
+        'X-Forwarded-For': '203.0.113.66, 198.51.100.4, 10.1.2.3',
+        'CF-Connecting-IP': '203.0.113.77',
+      },
+      body: JSON.stringify({ description: 'Forge logicielle, modifiée derrière le proxy' }),
+    })
+    expect(response.status).toBe(204)
+    const { rows } = await proxied.db.query<{ ip: string }>(
+      `select host(ip_address) as ip from public.audit_logs where resource_type = 'applications' and action = 'update'`,
+    )
+    expect(rows).toEqual([{ ip: '198.51.100.4' }])
+  })
+})
+
+describe('a completed campaign is closed to changes', () => {
+  const completed = 'Revue annuelle 2025'
+
+  async function campaignRights(): Promise<{ campaignId: string; rights: Array<{ id: string; status: string; justification: string | null }> }> {
+    const { rows: campaigns } = await backend.db.query<{ id: string; status: string }>('select id, status from public.campaigns where name = $1', [completed])
+    expect(campaigns).toEqual([{ id: expect.any(String), status: 'completed' }])
+    const campaignId = campaigns[0]!.id
+    const { rows } = await backend.db.query<{ id: string; status: string; justification: string | null }>(
+      'select id::text as id, status::text as status, justification from public.user_rights where campaign_id = $1 order by id',
+      [campaignId],
+    )
+    return { campaignId, rights: rows }
+  }
+
+  for (const role of ['admin', 'rssi'] as const) {
+    it(`refuses ${role} a right added, edited or deleted directly through the API, in French`, async () => {
+      const before = await campaignRights()
+      expect(before.rights.length).toBeGreaterThan(0)
+      const token = await backend.token(role)
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Prefer: 'return=representation' }
+      const { rows: apps } = await backend.db.query<{ id: string }>(`select id from public.applications where name = 'GitLab'`)
+      const target = before.rights[0]!
+
+      const attempts = [
+        backend.rest('/user_rights', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ user_id: demo.user.id, application_id: apps[0]!.id, role_name: `Ajout tardif ${role}`, campaign_id: before.campaignId }),
+        }),
+        backend.rest(`/user_rights?id=eq.${target.id}`, { method: 'PATCH', headers, body: JSON.stringify({ justification: `Modifié après clôture par ${role}` }) }),
+        backend.rest(`/user_rights?id=eq.${target.id}`, { method: 'DELETE', headers }),
+      ]
+      for (const [index, response] of (await Promise.all(attempts)).entries()) {
+        const label = ['POST', 'PATCH', 'DELETE'][index]
+        expect(response.status, label).toBeGreaterThanOrEqual(400)
+        const body = (await response.json()) as { message?: string }
+        // French, not Postgres' English "permission denied" or "new row violates…".
+        expect(body.message, label).toMatch(/campagne/i)
+      }
+      expect(await campaignRights()).toEqual(before)
+    })
+  }
 })

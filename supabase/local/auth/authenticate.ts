@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Sql } from '../database'
 import { bearerToken } from '../http'
 import { JwtError, verifyJwt, type Claims } from '../keys'
-import type { ServerConfig } from '../server'
+import type { ServerConfig } from '../context'
 import { AuthError } from './errors'
 import { findUserById, type UserRow } from './users'
 

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http'
-import type { ApiContext } from '../server'
+import type { ApiContext } from '../context'
+import { clientAddress } from '../client-address'
 import { header } from '../http'
 import { AuthError, OAuthError, badRequest } from './errors'
 import { readParams, stringParam } from './params'
+import { passwordMatches, type PasswordVerifier } from './passwords'
 import type { FailedSignInLimiter } from './rate-limit'
 import { refreshSession, startSession, type ClientInfo, type IssuedSession } from './sessions'
 import { accessToken, issuer, type TokenResponse } from './tokens'
@@ -11,8 +13,7 @@ import { USER_COLUMNS, isBanned, userJson, type UserRow } from './users'
 const INVALID_LOGIN = 'Invalid login credentials'
 
 function clientInfo(req: IncomingMessage): ClientInfo {
-  const forwarded = header(req, 'x-forwarded-for')?.split(',')[0]?.trim()
-  return { userAgent: header(req, 'user-agent') ?? null, ip: forwarded || req.socket.remoteAddress || null }
+  return { userAgent: header(req, 'user-agent') ?? null, ip: clientAddress(req) }
 }
 
 async function tokenResponse(context: ApiContext, req: IncomingMessage, issued: IssuedSession): Promise<TokenResponse> {
@@ -28,11 +29,15 @@ async function tokenResponse(context: ApiContext, req: IncomingMessage, issued: 
 }
 
 /**
- * GoTrue's password grant. The password is checked by pgcrypto's crypt against the stored bcrypt hash, in SQL,
- * so the stored hash never leaves the database; a hash that is not bcrypt never matches. pgcrypto only knows
- * the $2a$ prefix, so $2b$ and $2y$ hashes (the same algorithm, from other bcrypt libraries) are checked as $2a$.
+ * GoTrue's password grant. As in GoTrue, the stored hash is read and compared here, once per attempt whether or
+ * not the account exists (passwords.ts), and the limiter counts the attempt before the comparison.
  */
-export async function passwordGrant(context: ApiContext, limiter: FailedSignInLimiter, req: IncomingMessage): Promise<TokenResponse> {
+export async function passwordGrant(
+  context: ApiContext,
+  limiter: FailedSignInLimiter,
+  verify: PasswordVerifier,
+  req: IncomingMessage,
+): Promise<TokenResponse> {
   const params = await readParams(req)
   const email = stringParam(params, 'email')
   const phone = stringParam(params, 'phone')
@@ -41,37 +46,27 @@ export async function passwordGrant(context: ApiContext, limiter: FailedSignInLi
   if (phone) throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled')
   if (!email) throw badRequest('validation_failed', 'missing email or phone')
 
-  if (limiter.isBlocked(email)) throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
+  const ip = clientAddress(req)
+  const now = Date.now()
+  if (!limiter.begin(email, ip, now)) throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
   // Postgres text cannot hold NUL, so no stored account can match such credentials.
-  if (email.includes('\0') || password.includes('\0')) {
-    limiter.recordFailure(email)
-    throw badRequest('invalid_credentials', INVALID_LOGIN)
-  }
+  if (email.includes('\0') || password.includes('\0')) throw badRequest('invalid_credentials', INVALID_LOGIN)
 
-  const { rows } = await context.db.query<UserRow & { password_ok: boolean; has_password: boolean }>(
-    `select ${USER_COLUMNS},
-            coalesce(u.encrypted_password, '') <> '' as has_password,
-            case when u.encrypted_password ~ '^\\$2[aby]\\$\\d\\d\\$'
-                 then substr(extensions.crypt($2, '$2a$' || substr(u.encrypted_password, 5)), 5) = substr(u.encrypted_password, 5)
-                 else false end as password_ok
+  const { rows } = await context.db.query<UserRow & { encrypted_password: string | null }>(
+    `select ${USER_COLUMNS}, u.encrypted_password
        from auth.users u
       where lower(u.email) = lower($1) and u.aud = 'authenticated' and not u.is_sso_user and u.deleted_at is null
       order by u.created_at
       limit 1`,
-    [email, password],
+    [email],
   )
   const user = rows[0]
-  if (!user || !user.has_password) {
-    limiter.recordFailure(email)
-    throw badRequest('invalid_credentials', INVALID_LOGIN)
-  }
+  const passwordOk = await passwordMatches(verify, user?.encrypted_password, password)
+  if (!user || !user.encrypted_password) throw badRequest('invalid_credentials', INVALID_LOGIN)
   if (isBanned(user)) throw badRequest('user_banned', 'User is banned')
-  if (!user.password_ok) {
-    limiter.recordFailure(email)
-    throw badRequest('invalid_credentials', INVALID_LOGIN)
-  }
+  if (!passwordOk) throw badRequest('invalid_credentials', INVALID_LOGIN)
+  limiter.succeeded(email, ip, now)
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed')
-  limiter.recordSuccess(email)
 
   const issued = await context.db.transaction((tx) => startSession(tx, user, clientInfo(req)))
   return tokenResponse(context, req, issued)

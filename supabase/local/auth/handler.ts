@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ApiContext, RouteHandler } from '../server'
+import type { ApiContext, RouteHandler } from '../context'
 import { send, sendJson } from '../http'
 import { authenticate } from './authenticate'
 import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
 import { authorize, health, settings, signup } from './instance'
+import { pgcryptoVerifier } from './passwords'
 import { FailedSignInLimiter } from './rate-limit'
 import { endSessions, type LogoutScope } from './sessions'
 import { userJson } from './users'
@@ -16,12 +17,17 @@ const LOGOUT_SCOPES: Record<string, LogoutScope> = { '': 'global', global: 'glob
 /** The GoTrue-compatible /auth/v1 API, over the database's auth schema. */
 export function createAuthHandler(context: ApiContext): RouteHandler {
   const { db, config } = context
-  const limiter = new FailedSignInLimiter(config.signInMaxFailures, config.signInFailureWindowSeconds)
+  const limiter = new FailedSignInLimiter({
+    maxFailuresPerEmail: config.signInMaxFailures,
+    maxFailuresPerIp: config.signInMaxFailuresPerIp,
+    windowSeconds: config.signInFailureWindowSeconds,
+  })
+  const verify = pgcryptoVerifier(db)
 
   const routes: Record<string, Route> = {
     'POST /token': async (req, res, url) => {
       const grantType = url.searchParams.get('grant_type')
-      if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, req))
+      if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, verify, req))
       if (grantType === 'refresh_token') return sendJson(res, 200, await refreshTokenGrant(context, req))
       if (grantType === 'pkce') return pkceGrant(req)
       throw badRequest('invalid_credentials', 'unsupported_grant_type')

@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose'
 import type { IncomingMessage } from 'node:http'
 import { header } from '../http'
 import { signJwt, type ApiRole } from '../keys'
-import type { ServerConfig } from '../server'
+import type { ServerConfig } from '../context'
 import type { UserRow } from './users'
 
 export interface SessionInfo {

@@ -1,6 +1,6 @@
 import WebSocket from 'ws'
 import type { Database } from '../database'
-import type { ServerConfig } from '../server'
+import type { ServerConfig } from '../context'
 import { prepareBindings } from './bindings'
 import type { Catalog } from './catalog'
 import { Channel, type ChannelSink, type Hub } from './channel'

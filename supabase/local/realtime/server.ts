@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import type { ApiContext } from '../server'
+import type { ApiContext } from '../context'
 import { header } from '../http'
 import { CHANGES_CHANNEL, installCapture } from './capture'
 import { Catalog } from './catalog'

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Database, Sql } from '../database'
 import type { Accept, Preferences, QueryParams } from './ast'
 import { errors } from './errors'
+import { quoteIdent } from './identifiers'
 import type { Condition, Planner, ReadPlan } from './planner'
 import { parseBody, parseRangeHeader } from './request'
 import { CONTENT_TYPES, contentRange, locationFor, pageResponse, preferenceApplied, singularityResponse, type RestResponse } from './response'
@@ -17,7 +18,6 @@ import {
   insertStatement,
   mutationStatement,
   qualified,
-  quoteIdent,
   readStatement,
   referencedColumns,
   updateStatement,

@@ -1,5 +1,5 @@
 import { header, readBody, send, sendJson } from '../http'
-import type { ApiContext, RouteHandler } from '../server'
+import type { ApiContext, RouteHandler } from '../context'
 import { callFunction, insertRows, readRelation, updateOrDeleteRows, type RestRequest } from './actions'
 import { errors, fromDatabaseError, isDatabaseError } from './errors'
 import { openApiDocument } from './openapi'

@@ -1,5 +1,5 @@
 import type { Sql } from '../database'
-import { quoteIdent } from './sql'
+import { quoteIdent } from './identifiers'
 
 // The schema cache: what PostgREST introspects at start (src/PostgREST/SchemaCache.hs). Only `public` is
 // exposed. Every identifier that reaches SQL comes from here, never from the request.

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Database, Sql } from '../database'
 import { header, headersForPostgres } from '../http'
 import { JwtError, verifyJwt, type ApiRole } from '../keys'
-import type { ServerConfig } from '../server'
+import type { ServerConfig } from '../context'
 import { pgrstError } from './errors'
 import { EXPOSED_SCHEMA } from './schema'
 

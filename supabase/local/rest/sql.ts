@@ -1,14 +1,11 @@
 import type { JsonStep, Operation } from './ast'
 import type { CallPlan, Condition, EmbedPlan, InsertPlan, OutputItem, PlannedOrder, ReadPlan, UpdatePlan } from './planner'
+import { quoteIdent } from './identifiers'
 import { EXPOSED_SCHEMA, type Column, type Table } from './schema'
 
 // From a plan to one parameterised statement. Identifiers are quoted and come only from the plan (schema-cache
 // names, planner-made aliases and the output keys the client asked for); every value is a bound parameter.
 // Postgres produces the JSON itself (json_agg, row_to_json, to_json), so values serialise as PostgREST's do.
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`
-}
 
 export function qualified(table: Table): string {
   return `${quoteIdent(EXPOSED_SCHEMA)}.${quoteIdent(table.name)}`

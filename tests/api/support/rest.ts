@@ -1,5 +1,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
+import type { ServerConfig } from '../../../supabase/local/context'
 import type { Database } from '../../../supabase/local/database'
 import { signJwt } from '../../../supabase/local/keys'
 import { startLocalServer, type LocalServer } from '../../../supabase/local/server'
@@ -12,8 +13,8 @@ export interface RestBackend {
   url: string
   anon(): SupabaseClient
   service(): SupabaseClient
-  /** A client signed in as a demo account, with a token minted as Supabase Auth would mint it. */
-  as(role: DemoRole): Promise<SupabaseClient>
+  /** A client signed in as a demo account, with a token minted as Supabase Auth would mint it, sending `headers` too. */
+  as(role: DemoRole, headers?: Record<string, string>): Promise<SupabaseClient>
   token(role: DemoRole, expiresInSeconds?: number): Promise<string>
   /** fetch on /rest/v1 with the anon key as apikey (and as bearer unless headers say otherwise). */
   rest(path: string, init?: RequestInit & { headers?: Record<string, string> }): Promise<Response>
@@ -29,12 +30,12 @@ const clientOptions = {
 /**
  * The real server on a random port over this file's own copy of the seeded database. `fixtures` is SQL run as
  * the owner before the server starts (and so before the schema cache is read): tables, views or functions that
- * exercise the API beyond what the product's schema has.
+ * exercise the API beyond what the product's schema has. `config` overrides the server's defaults.
  */
-export async function startRestBackend(fixtures?: string): Promise<RestBackend> {
+export async function startRestBackend(fixtures?: string, config: Partial<ServerConfig> = {}): Promise<RestBackend> {
   const db = await freshDatabase()
   if (fixtures) await db.exec(fixtures)
-  const server = await startLocalServer({ db, port: 0 })
+  const server = await startLocalServer({ db, port: 0, config })
   const { anonKey, serviceRoleKey } = server.config
   const token = (role: DemoRole, expiresInSeconds = 3600) =>
     signJwt(
@@ -47,8 +48,8 @@ export async function startRestBackend(fixtures?: string): Promise<RestBackend> 
     url: server.url,
     anon: () => createClient(server.url, anonKey, clientOptions),
     service: () => createClient(server.url, serviceRoleKey, clientOptions),
-    as: async (role) =>
-      createClient(server.url, anonKey, { ...clientOptions, global: { headers: { Authorization: `Bearer ${await token(role)}` } } }),
+    as: async (role, headers = {}) =>
+      createClient(server.url, anonKey, { ...clientOptions, global: { headers: { ...headers, Authorization: `Bearer ${await token(role)}` } } }),
     token,
     rest: (path, init = {}) =>
       fetch(`${server.url}/rest/v1${path}`, {
