@@ -1,4 +1,5 @@
--- Types shared by every area, and the private schema that holds helpers the API must not expose.
+-- Types shared by every area, the private schema that holds helpers the API must not expose, and the helpers every
+-- area uses: the audit writer its row triggers call, the status predicates, the page-size check, trigram indexes.
 
 -- Functions created from here on are not executable by everyone: each one is granted explicitly. The
 -- built-in EXECUTE for PUBLIC can only be taken back globally (per-schema defaults only add to it), and
@@ -31,6 +32,35 @@ create schema private;
 revoke all on schema private from public;
 grant usage on schema private to authenticated, service_role;
 
+-- ─── Status predicates ───────────────────────────────────────────────────────────────────────────────────────────
+-- Definitions (SPEC §2, §4, §9), used by every figure that counts rights by outcome:
+--   * validated right = validated_user, validated_manager, validated_bpo_metier or validated_bpo_groupe (the statuses
+--                       containing 'validated'; treated is not one of them);
+--   * refused right   = refused_user, refused_manager, refused_bpo_metier or refused_bpo_groupe (the statuses
+--                       containing 'refused'; treatment_required is not one of them).
+-- These few helpers are plain SQL with no search_path clause, unlike every other function here: Postgres inlines a SQL
+-- function into the query that calls it only when it has no SET clause, and inlined they become "status = any (…)",
+-- which the planner folds into its scans and aggregates like the literal list it replaces. Without the clause they
+-- stay safe: they run with the caller's rights (never security definer), name every type with its schema, and every
+-- caller sets search_path = '' itself.
+create function private.is_validated_status(p_status public.right_status) returns boolean
+language sql immutable
+as $$
+  select p_status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')
+$$;
+
+create function private.is_refused_status(p_status public.right_status) returns boolean
+language sql immutable
+as $$
+  select p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')
+$$;
+
+-- Inlining checks EXECUTE as the caller, as a call would.
+grant execute on function private.is_validated_status(public.right_status), private.is_refused_status(public.right_status)
+  to authenticated, service_role;
+
+-- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
 create function private.set_updated_at() returns trigger
 language plpgsql
 set search_path = ''
@@ -41,26 +71,188 @@ begin
 end;
 $$;
 
--- The caller's IP as the API passed it in the request headers (first hop of X-Forwarded-For).
+-- Every list of the API is paged, at most 1000 rows a call (the API's own cap, so no page is ever cut).
+create function private.require_page(p_limit integer, p_offset integer default 0) returns void
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception 'La taille de page doit être comprise entre 1 et 1000.' using errcode = '22023';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception 'Le décalage de page doit être positif ou nul.' using errcode = '22023';
+  end if;
+end;
+$$;
+
+grant execute on function private.require_page(integer, integer) to authenticated, service_role;
+
+-- Contains-searches (ILIKE '%…%') cannot use a b-tree. Where pg_trgm is available (hosted Supabase, PostgreSQL with
+-- its contrib modules) trigram indexes serve them; where it is not (PGlite, the local test engine) the searches give
+-- the same answers by scanning. Each area creates its own trigram indexes through private.create_trigram_index.
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_trgm') then
+    create extension if not exists pg_trgm with schema extensions;
+  else
+    raise notice 'pg_trgm indisponible : recherches sans index trigramme.';
+  end if;
+end;
+$$;
+
+-- Creates a GIN trigram index on p_expression, or nothing where pg_trgm is not installed. Migrations only (the owner).
+create function private.create_trigram_index(p_index text, p_table regclass, p_expression text) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  trgm_schema text;
+begin
+  select n.nspname into trgm_schema
+    from pg_catalog.pg_extension e join pg_catalog.pg_namespace n on n.oid = e.extnamespace
+   where e.extname = 'pg_trgm';
+  if trgm_schema is not null then
+    execute format('create index %I on %s using gin ((%s) %I.gin_trgm_ops)', p_index, p_table, p_expression, trgm_schema);
+  end if;
+end;
+$$;
+
+-- ─── The audit writer ────────────────────────────────────────────────────────────────────────────────────────────
+-- The trail itself (public.audit_logs, 20261121000300_audit.sql) is written only through these two functions, which
+-- every area's row triggers call.
+
+-- The caller's IP, for the audit trail, from the request headers the API passes to Postgres. Only headers the
+-- platform writes itself are trusted, never one the client can set:
+--   1. CF-Connecting-IP: hosted Supabase's API sits behind Cloudflare, which sets it to the address of the TCP peer it
+--      saw and overwrites any value a client sends (supabase discussion #34647, "Is x-forwarded-for safe?");
+--   2. otherwise the LAST entry of X-Forwarded-For: each proxy appends the address it received the request from, so
+--      the right-most entry is the one our own platform's nearest proxy wrote, while every entry before it may be
+--      whatever the client sent (the first one, the "client IP" of the convention, is the easiest to forge). The local
+--      server keeps to the same contract: it appends the socket's address and drops any CF-Connecting-IP or X-Real-IP
+--      a client sends;
+--   3. otherwise none. X-Real-IP is not read: a client can send it, and no proxy of ours sets it.
+-- A malformed value never makes the caller's write fail: the audit row then keeps no IP.
 create function private.request_ip() returns inet
 language plpgsql stable
 set search_path = ''
 as $$
 declare
   headers jsonb;
+  hops text[];
   candidate text;
 begin
   headers := nullif(current_setting('request.headers', true), '')::jsonb;
-  candidate := coalesce(
-    nullif(trim(split_part(headers ->> 'x-forwarded-for', ',', 1)), ''),
-    nullif(trim(headers ->> 'x-real-ip'), '')
-  );
+  candidate := nullif(btrim(headers ->> 'cf-connecting-ip'), '');
+  if candidate is not null then
+    -- Entered only when the header is there, so that the usual request pays for no extra subtransaction.
+    begin
+      return candidate::inet;
+    exception when others then
+      -- Not an address: the forwarded chain is tried instead.
+      null;
+    end;
+  end if;
+  hops := pg_catalog.string_to_array(headers ->> 'x-forwarded-for', ',');
+  candidate := nullif(btrim(hops[pg_catalog.cardinality(hops)]), '');
   if candidate is null then
     return null;
   end if;
   return candidate::inet;
 exception when others then
-  -- A forged or malformed header must not make the caller's write fail; the audit row keeps no IP.
   return null;
 end;
 $$;
+-- Appends one audit row for the current caller. The actor's e-mail and name are copied so that the row
+-- still says who acted after that person's profile is gone.
+create function private.write_audit(
+  p_action text,
+  p_resource_type text,
+  p_resource_id text,
+  p_details jsonb
+) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  actor_id uuid := auth.uid();
+  actor_email text := auth.email();
+  actor_name text;
+begin
+  if actor_id is not null then
+    select u.email, u.first_name || ' ' || u.last_name
+      into actor_email, actor_name
+      from public.users u
+     where u.id = actor_id;
+    actor_email := coalesce(actor_email, auth.email());
+  end if;
+
+  insert into public.audit_logs (user_id, user_email, user_name, action, resource_type, resource_id, details, ip_address)
+  values (
+    actor_id,
+    actor_email,
+    coalesce(actor_name, case when actor_id is null then 'Système' end),
+    p_action,
+    p_resource_type,
+    p_resource_id,
+    coalesce(p_details, '{}'::jsonb),
+    private.request_ip()
+  );
+end;
+$$;
+
+-- Only the owner's triggers and functions append to the trail: no API role may call this to forge an entry,
+-- whatever the default privileges in force when the migration runs.
+revoke execute on function private.write_audit(text, text, text, jsonb) from public;
+
+-- Row trigger for every audited table: inserts keep the new row, deletes the old one, updates only the
+-- fields that changed (before and after). A function that writes a richer entry of its own (a review
+-- decision) sets recertif.audit_suppressed for its transaction so the same change is not logged twice.
+create function private.audit_row_change() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  old_row jsonb;
+  new_row jsonb;
+  changes jsonb := '{}'::jsonb;
+  field text;
+  details jsonb;
+begin
+  if current_setting('recertif.audit_suppressed', true) = 'on' then
+    return null;
+  end if;
+
+  if tg_op <> 'INSERT' then
+    old_row := to_jsonb(old);
+  end if;
+  if tg_op <> 'DELETE' then
+    new_row := to_jsonb(new);
+  end if;
+
+  if tg_op = 'UPDATE' then
+    for field in select jsonb_object_keys(new_row) loop
+      if field <> 'updated_at' and (new_row -> field) is distinct from (old_row -> field) then
+        changes := changes || jsonb_build_object(field, jsonb_build_object('old', old_row -> field, 'new', new_row -> field));
+      end if;
+    end loop;
+    if changes = '{}'::jsonb then
+      return null;
+    end if;
+    details := jsonb_build_object('changes', changes);
+  elsif tg_op = 'INSERT' then
+    details := jsonb_build_object('new', new_row);
+  else
+    details := jsonb_build_object('old', old_row);
+  end if;
+
+  perform private.write_audit(
+    case tg_op when 'INSERT' then 'create' when 'UPDATE' then 'update' else 'delete' end,
+    tg_table_name,
+    coalesce(new_row, old_row) ->> 'id',
+    details
+  );
+  return null;
+end;
+$$;
+

@@ -100,35 +100,19 @@ create policy applications_select on public.applications
 
 create policy applications_insert on public.applications
   for insert to authenticated
-  with check ((select private.is_admin()));
+  with check ((select private.is_admin_or_rssi()));
 
 create policy applications_update on public.applications
   for update to authenticated
-  using ((select private.is_admin()))
-  with check ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()))
+  with check ((select private.is_admin_or_rssi()));
 
 create policy applications_delete on public.applications
   for delete to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()));
 
 revoke all on public.applications from anon, authenticated, service_role;
 grant select, insert, update, delete on public.applications to authenticated, service_role;
-
-create function private.require_admin(p_message text) returns void
-language plpgsql stable
-set search_path = ''
-as $$
-begin
-  if auth.uid() is null then
-    raise exception 'Vous devez être connecté.' using errcode = '42501';
-  end if;
-  if not private.is_admin() then
-    raise exception '%', p_message using errcode = '42501';
-  end if;
-end;
-$$;
-
-grant execute on function private.require_admin(text) to authenticated;
 
 -- The RPCs of SPEC §7. They run as the caller, so row-level security applies as well as the checks here.
 create function public.create_application(
@@ -145,7 +129,7 @@ as $$
 declare
   created public.applications;
 begin
-  perform private.require_admin('Seuls les administrateurs et le RSSI peuvent créer une application.');
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent créer une application.');
   if nullif(btrim(create_application.name), '') is null then
     raise exception 'Le nom de l''application est obligatoire.' using errcode = '23514';
   end if;
@@ -185,7 +169,7 @@ as $$
 declare
   updated public.applications;
 begin
-  perform private.require_admin('Seuls les administrateurs et le RSSI peuvent modifier une application.');
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent modifier une application.');
   if nullif(btrim(update_application.name), '') is null then
     raise exception 'Le nom de l''application est obligatoire.' using errcode = '23514';
   end if;
@@ -220,3 +204,28 @@ revoke execute on function public.create_application(text, uuid, uuid, text, uui
 revoke execute on function public.update_application(uuid, text, uuid, uuid, text, uuid, uuid) from public, anon;
 grant execute on function public.create_application(text, uuid, uuid, text, uuid, uuid) to authenticated, service_role;
 grant execute on function public.update_application(uuid, text, uuid, uuid, text, uuid, uuid) to authenticated, service_role;
+
+create function public.delete_application(application_id uuid) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  campaign_count bigint;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent supprimer une application.');
+  if not exists (select 1 from public.applications a where a.id = delete_application.application_id) then
+    raise exception 'Application introuvable.' using errcode = 'P0001';
+  end if;
+  -- Campaigns are review evidence: they are never removed as a side effect.
+  select count(*) into campaign_count from public.campaigns c where c.application_id = delete_application.application_id;
+  if campaign_count > 0 then
+    raise exception 'Impossible de supprimer cette application : % campagne(s) la ciblent.', campaign_count
+      using errcode = '23503', hint = 'Supprimez les campagnes en brouillon qui la ciblent ; les campagnes lancées conservent l''historique.';
+  end if;
+  -- Rights and control rules follow through their foreign keys (on delete cascade), each audited.
+  delete from public.applications a where a.id = delete_application.application_id;
+end;
+$$;
+
+revoke execute on function public.delete_application(uuid) from public, anon;
+grant execute on function public.delete_application(uuid) to authenticated;

@@ -1,5 +1,6 @@
--- Review campaigns: draft → active → completed → archived. Only drafts are edited or deleted.
--- Starting and completing a campaign act on its rights (20261121000600_user_rights.sql).
+-- Review campaigns: draft → active → completed → archived. Only drafts are edited or deleted. Starting and completing
+-- a campaign act on its rights (below); once completed or archived, a campaign's rights and decisions are frozen
+-- (20261121000600_rights_and_decisions.sql).
 
 create table public.campaigns (
   id uuid primary key default gen_random_uuid(),
@@ -123,18 +124,67 @@ create policy campaigns_select on public.campaigns
 
 create policy campaigns_insert on public.campaigns
   for insert to authenticated
-  with check ((select private.is_admin()));
+  with check ((select private.is_admin_or_rssi()));
 
 create policy campaigns_update on public.campaigns
   for update to authenticated
-  using ((select private.is_admin()))
-  with check ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()))
+  with check ((select private.is_admin_or_rssi()));
 
 create policy campaigns_delete on public.campaigns
   for delete to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()));
 
 revoke all on public.campaigns from anon, authenticated, service_role;
 grant select, insert, delete on public.campaigns to authenticated;
 grant update (name, description, application_id, account_type, start_date, end_date, status, updated_at) on public.campaigns to authenticated;
 grant select, insert, update, delete on public.campaigns to service_role;
+
+-- Starting a campaign attaches every in-scope right not held by another active campaign and resets it to
+-- pending; completing it sends what is still undecided to the RA (ARCHITECTURE §3). Defined before user_rights
+-- (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call, not when it is created.
+create function private.apply_campaign_transition() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  affected bigint;
+begin
+  if old.status = 'draft' and new.status = 'active' then
+    update public.user_rights ur
+       set campaign_id = new.id,
+           status = 'pending',
+           validated_at = null,
+           validated_by = null,
+           review_comment = null
+     where (new.application_id is null or ur.application_id = new.application_id)
+       and (new.account_type is null or ur.account_type = new.account_type)
+       and not exists (
+         select 1 from public.campaigns c
+          where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
+       );
+    get diagnostics affected = row_count;
+    perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_attached', affected));
+  elsif old.status = 'active' and new.status = 'completed' then
+    update public.user_rights ur
+       set status = 'treatment_required'
+     where ur.campaign_id = new.id
+       and (
+         ur.status in ('pending', 'validated_user', 'validated_manager')
+         or (
+           ur.status = 'validated_bpo_metier'
+           and exists (select 1 from public.applications a where a.id = ur.application_id and a.bpo_groupe_id is not null)
+         )
+       );
+    get diagnostics affected = row_count;
+    perform private.write_audit('complete_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_sent_to_ra', affected));
+  end if;
+  return null;
+end;
+$$;
+
+create trigger campaigns_apply_transition
+  after update of status on public.campaigns
+  for each row
+  when (old.status is distinct from new.status)
+  execute function private.apply_campaign_transition();

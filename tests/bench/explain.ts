@@ -81,6 +81,14 @@ const campaign = (
 
 // The dashboard's default window: the last 30 days.
 await explainAs('rssi_dashboard, last 30 days', 'rssi@example.com', `select public.rssi_dashboard(p_from => current_date - 30, p_to => current_date)`)
+// A search matching every right (each right tested as it is read), and one matching a handful (read by primary key).
+await explainAs('rssi_dashboard, search matching all', 'rssi@example.com', `select public.rssi_dashboard(p_search => 'example.com', p_from => current_date - 30, p_to => current_date)`)
+await explainAs('rssi_dashboard, search matching few', 'rssi@example.com', `select public.rssi_dashboard(p_search => 'manager@example', p_from => current_date - 30, p_to => current_date)`)
+await explainAs('rssi_rights_export, search matching all, first 1000', 'rssi@example.com', `select * from public.rssi_rights_export(p_search => 'example.com', p_limit => 1000)`)
+await explainAs('rssi_rights_count, search matching all', 'rssi@example.com', `select public.rssi_rights_count(p_search => 'example.com')`)
+await explainAs('rssi_compliance', 'rssi@example.com', 'select public.rssi_compliance()')
+await explainAs('campaign_progress', 'admin@example.com', 'select * from public.campaign_progress')
+await explainAs('manager_dashboard', 'manager@example.com', 'select * from public.manager_dashboard()')
 await explainAs('review_queue, first 100', 'manager@example.com', 'select * from public.review_queue(p_limit => 100)')
 await explainAs('campaign_export_rows, manager file, first 1000', 'admin@example.com', `select * from public.campaign_export_rows(p_campaign_id => $1, p_file => 'manager', p_limit => 1000)`, [campaign])
 const right = (

@@ -27,7 +27,7 @@ import {
 let db: Database
 let sap: string
 const ip = '203.0.113.9'
-const headers = { 'x-forwarded-for': `${ip}, 10.0.0.1` }
+const headers = { 'x-forwarded-for': `10.0.0.1, ${ip}` }
 
 beforeAll(async () => {
   db = await freshDatabase()
@@ -277,13 +277,19 @@ describe('each write leaves its audit row', () => {
 
 // ─── The caller's IP ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-describe('the caller’s IP comes from the request headers', () => {
+// Only what the platform writes is trusted (private.request_ip): Cloudflare's CF-Connecting-IP, otherwise the last
+// X-Forwarded-For entry, the one our own proxy appended; every earlier entry, and X-Real-IP, may come from the client.
+describe('the caller’s IP comes from the headers the platform writes, never from one the client can forge', () => {
   const cases: [string, Record<string, string>, string | null][] = [
-    ['the first hop of X-Forwarded-For', { 'x-forwarded-for': '198.51.100.20, 10.1.2.3, 10.0.0.1' }, '198.51.100.20'],
+    ['the last hop of X-Forwarded-For, the one our proxy appended', { 'x-forwarded-for': '10.1.2.3, 10.0.0.1, 198.51.100.20' }, '198.51.100.20'],
+    ['a forged first hop is ignored', { 'x-forwarded-for': '203.0.113.66, 198.51.100.5' }, '198.51.100.5'],
     ['surrounding spaces ignored', { 'x-forwarded-for': '  198.51.100.21  ' }, '198.51.100.21'],
     ['an IPv6 address', { 'x-forwarded-for': '2001:db8::7' }, '2001:db8::7'],
-    ['X-Real-IP when there is no X-Forwarded-For', { 'x-real-ip': '198.51.100.22' }, '198.51.100.22'],
-    ['nothing when the header is malformed — and the write still succeeds', { 'x-forwarded-for': 'not-an-ip' }, null],
+    ['CF-Connecting-IP wins over X-Forwarded-For', { 'cf-connecting-ip': '198.51.100.30', 'x-forwarded-for': '203.0.113.66, 198.51.100.5' }, '198.51.100.30'],
+    ['CF-Connecting-IP alone', { 'cf-connecting-ip': ' 2001:db8::30 ' }, '2001:db8::30'],
+    ['the last hop of X-Forwarded-For when CF-Connecting-IP is malformed', { 'cf-connecting-ip': 'not-an-ip', 'x-forwarded-for': '198.51.100.31' }, '198.51.100.31'],
+    ['nothing from X-Real-IP alone: a client can send it', { 'x-real-ip': '198.51.100.22' }, null],
+    ['nothing when the last hop is malformed — and the write still succeeds', { 'x-forwarded-for': '198.51.100.23, not-an-ip' }, null],
     ['nothing when the header is forged with SQL', { 'x-forwarded-for': "1.2.3.4'; drop table public.audit_logs; --" }, null],
     ['nothing when there is no header', {}, null],
   ]

@@ -1,4 +1,4 @@
-// The security officer's figures (issue 7, SPEC §2 and §9), computed in Postgres by 20261121001200_security_officer.sql:
+// The security officer's figures (issue 7, SPEC §2 and §9), computed in Postgres by 20261121000900_reporting.sql:
 // the RSSI dashboard and its CSV export, the compliance page, the audit page. Each figure is checked against a dataset
 // crafted here with known answers, and against an independent reading of SPEC §9 in TypeScript over every row
 // (tests/db/support/security-officer.ts), on more than 1000 rights and 1000 audit events so that nothing can hide
@@ -40,8 +40,8 @@ interface Dashboard {
   counters: {
     total_rights: number
     validated_rights: number
-    compliance_rate: number | null
-    compliance_level: string | null
+    validation_rate: number | null
+    validation_level: string | null
     at_risk_rights: number
     reviews_in_progress: number
     reviews_completed: number
@@ -76,8 +76,8 @@ interface Compliance {
     total_rights: number
     compliant_rights: number
     non_compliant_rights: number
-    compliance_rate: number | null
-    compliance_level: string | null
+    validation_rate: number | null
+    validation_level: string | null
     active_rules: number
     validated_rights: number
   }
@@ -153,19 +153,35 @@ async function addPerson(key: string, first: string, last: string): Promise<void
   ).id
 }
 
+/**
+ * Writes as the owner with the freeze of closed campaigns off (tests/db/closed-campaigns.test.ts) for the length of one
+ * transaction: these figures are checked on rights and decisions in any state, in any campaign. Every other trigger
+ * (the audit trail's among them) still runs.
+ */
+function planted<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`alter table public.user_rights disable trigger user_rights_guard_closed_campaign`)
+    await tx.query(`alter table public.right_decisions disable trigger right_decisions_guard_closed_campaign`)
+    const result = await fn(tx)
+    await tx.query(`alter table public.user_rights enable trigger user_rights_guard_closed_campaign`)
+    await tx.query(`alter table public.right_decisions enable trigger right_decisions_guard_closed_campaign`)
+    return result
+  })
+}
+
 /** A right written as the owner, in any state: lastUsed is a SQL expression (null = never used). */
 async function addRight(
   key: string,
   o: { app: string; holder: string; role: string; status?: string; lastUsed?: string; accountType?: string; campaign?: string },
 ): Promise<void> {
   rights[key] = (
-    await one<{ id: string }>(
-      db,
+    await planted((tx) => one<{ id: string }>(
+      tx,
       `insert into public.user_rights (user_id, application_id, role_name, status, account_type, last_used_at, campaign_id, granted_at)
        values ($1, $2, $3, $4::public.right_status, $5::public.account_type, ${o.lastUsed ?? 'null'}, $6, '2024-02-03 10:00:00+00')
        returning id`,
       [people[o.holder], apps[o.app], o.role, o.status ?? 'pending', o.accountType ?? 'standard', o.campaign ? campaigns[o.campaign] : null],
-    )
+    ))
   ).id
 }
 
@@ -186,7 +202,7 @@ async function addCampaign(key: string, o: { app: string; start: number; end: nu
 
 /** A decision recorded on a right within a campaign, at a given instant (SQL expression). */
 async function addDecision(o: { right: string; campaign: string; decision: 'approved' | 'refused'; at: string }): Promise<void> {
-  await db.query(
+  await planted((tx) => tx.query(
     `insert into public.right_decisions (
        right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type, campaign_id,
        stage, decision, from_status, to_status, decided_by_email, decided_by_name, decided_at)
@@ -199,7 +215,7 @@ async function addDecision(o: { right: string; campaign: string; decision: 'appr
        join public.applications a on a.id = ur.application_id
       where ur.id = $1`,
     [rights[o.right], campaigns[o.campaign], o.decision],
-  )
+  ))
 }
 
 async function addRule(key: string, o: { app?: string; parameters: unknown; enabled?: boolean }): Promise<void> {
@@ -512,14 +528,14 @@ async function expectedState(f: RightFilter) {
   for (const r of scope) byApp.set(r.applicationId, [...(byApp.get(r.applicationId) ?? []), r])
   const validated = scope.filter((r) => isValidated(r.status)).length
   const atRisk = scope.filter((r) => isAtRisk(r, now)).length
-  const complianceRate = rate(validated, scope.length)
+  const validationRate = rate(validated, scope.length)
   return {
     scope,
     counters: {
       total_rights: scope.length,
       validated_rights: validated,
-      compliance_rate: complianceRate,
-      compliance_level: level(complianceRate),
+      validation_rate: validationRate,
+      validation_level: level(validationRate),
       at_risk_rights: atRisk,
     },
     byApplication: new Map(
@@ -588,13 +604,13 @@ async function expectDashboardMatches(f: RightFilter, window: { from?: string; t
 // ─── RSSI dashboard ──────────────────────────────────────────────────────────────────────────────────────────────
 
 describe('RSSI dashboard: state figures', () => {
-  it('counts a crafted application exactly: compliance 3/8 = 37.5 % rounds to 38, the 90-day boundary, the four risks', async () => {
+  it('counts a crafted application exactly: validation rate 3/8 = 37.5 % rounds to 38, the 90-day boundary, the four risks', async () => {
     const d = await dashboard({ applicationId: apps.small })
     expect(d.counters).toEqual({
       total_rights: 8,
       validated_rights: 3, // validated_user, validated_bpo_groupe, validated_manager
-      compliance_rate: 38,
-      compliance_level: 'red',
+      validation_rate: 38,
+      validation_level: 'red',
       at_risk_rights: 3, // never used, 100 days, 90 days and an hour (not 90 days less an hour)
       reviews_in_progress: 0,
       reviews_completed: 0,
@@ -618,7 +634,7 @@ describe('RSSI dashboard: state figures', () => {
     ] as const) {
       const d = await dashboard({ applicationId: apps[key] })
       expect(d.compliance_by_application, key).toEqual([{ application_id: apps[key], application_name: expect.any(String), ...expected }])
-      expect(d.counters.compliance_level, key).toBe(expected.level)
+      expect(d.counters.validation_level, key).toBe(expected.level)
     }
   })
 
@@ -643,7 +659,7 @@ describe('RSSI dashboard: state figures', () => {
       await expectDashboardMatches({ accountType })
     }
     const d = await expectDashboardMatches({ applicationId: apps.small, accountType: 'privileged' })
-    expect(d.counters).toMatchObject({ total_rights: 1, validated_rights: 1, compliance_rate: 100, compliance_level: 'green', at_risk_rights: 0 })
+    expect(d.counters).toMatchObject({ total_rights: 1, validated_rights: 1, validation_rate: 100, validation_level: 'green', at_risk_rights: 0 })
   })
 
   it('searches holders by name or e-mail, applications by name and roles, case-insensitively', async () => {
@@ -698,8 +714,8 @@ describe('RSSI dashboard: state figures', () => {
     expect(d.counters).toEqual({
       total_rights: 0,
       validated_rights: 0,
-      compliance_rate: null,
-      compliance_level: null,
+      validation_rate: null,
+      validation_level: null,
       at_risk_rights: 0,
       reviews_in_progress: 0,
       reviews_completed: 0,
@@ -710,7 +726,7 @@ describe('RSSI dashboard: state figures', () => {
     expect(d.activity).toEqual({ decisions: 0, approved: 0, refused: 0 })
 
     const e = await dashboard({ applicationId: apps.empty })
-    expect(e.counters.compliance_rate).toBeNull()
+    expect(e.counters.validation_rate).toBeNull()
     expect(e.counters.reviews_in_progress).toBe(0) // c7 targets it but reviewed no right
   })
 

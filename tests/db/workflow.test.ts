@@ -97,7 +97,7 @@ describe('every transition of ARCHITECTURE §4', () => {
         const { now } = await one<{ now: string }>(tx, `select now()::text as now`)
         return { ...r, now }
       },
-      { headers: { 'x-forwarded-for': '198.51.100.4, 10.0.0.1' } },
+      { headers: { 'x-forwarded-for': '10.0.0.1, 198.51.100.4' } },
     )
     expect(outcome, outcome.message).toMatchObject({ ok: true, value: { success: true, status: to } })
     const { now, decision_id } = outcome.value!
@@ -360,14 +360,28 @@ describe('refusals change nothing and say why in French', () => {
       await expectUnchanged(rightId, before)
     })
 
-    it.each([
-      ['a draft', campaignIds.draft, 'Revue des comptes à privilèges 2027'],
-      ['a completed', campaignIds.completed, 'Revue annuelle 2025'],
-    ])('%s campaign: decisions are closed', async (_label, campaignId, name) => {
-      const rightId = await createRight(db, { applicationId: sap, campaignId })
+    it('a draft campaign: decisions are not open yet', async () => {
+      const rightId = await createRight(db, { applicationId: sap, campaignId: campaignIds.draft })
       const before = await snapshot(rightId)
       for (const [stage, status] of [['user', 'validated_user'], ['manager', 'refused_manager']] as const) {
-        expectRefused(await decide(db, stage, rightId, status), 'P0001', new RegExp(`^La campagne « ${name} » n'est pas en cours : les décisions y sont closes\\.$`))
+        expectRefused(
+          await decide(db, stage, rightId, status),
+          'P0001',
+          /^La campagne « Revue des comptes à privilèges 2027 » n'est pas en cours : les décisions y sont closes\.$/,
+        )
+      }
+      await expectUnchanged(rightId, before)
+    })
+
+    it('a completed campaign: what was undecided went to the RA, and nobody else decides on it any more', async () => {
+      const app = await createApplication(db)
+      const campaign = await createDraftCampaign(db, { applicationId: app })
+      const rightId = await createRight(db, { applicationId: app, campaignId: campaign })
+      await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set status = 'active' where id = $1`, [campaign]))
+      await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set status = 'completed' where id = $1`, [campaign]))
+      const before = await snapshot(rightId)
+      for (const [stage, status] of [['user', 'validated_user'], ['manager', 'refused_manager']] as const) {
+        expectRefused(await decide(db, stage, rightId, status), 'P0001', /^Ce droit n'attend pas votre décision : son statut est « Traitement requis »\.$/)
       }
       await expectUnchanged(rightId, before)
     })
@@ -477,8 +491,9 @@ describe('campaign lifecycle', () => {
   const statusOf = async (id: string) => (await one<{ status: string }>(db, `select status::text from public.campaigns where id = $1`, [id])).status
 
   /** A campaign in the given state, on an application of its own so that starting it attaches nothing else. */
-  async function campaignIn(state: 'draft' | 'active' | 'completed' | 'archived'): Promise<string> {
+  async function campaignIn(state: 'draft' | 'active' | 'completed' | 'archived', whileDraft?: (id: string) => Promise<void>): Promise<string> {
     const id = await createDraftCampaign(db, { applicationId: await createApplication(db) })
+    await whileDraft?.(id)
     for (const next of ['active', 'completed', 'archived'] as const) {
       if ((await statusOf(id)) === state) break
       expect(await setStatus('admin', id, next)).toMatchObject({ ok: true })
@@ -640,8 +655,10 @@ describe('campaign lifecycle', () => {
     )
 
     it.each(lockedStates)('a campaign that is %s cannot be deleted, nor its rights with it', async (state) => {
-      const id = await campaignIn(state)
-      const rightId = await createRight(db, { applicationId: sap, campaignId: id })
+      let rightId = ''
+      const id = await campaignIn(state, async (draft) => {
+        rightId = await createRight(db, { applicationId: sap, campaignId: draft })
+      })
       const outcome = await attempt(db, 'rssi', (tx) => tx.query(`delete from public.campaigns where id = $1`, [id]))
       expectRefused(outcome, '23514', /^Seule une campagne en brouillon peut être supprimée\.$/)
       expect(await count(db, `select count(*) from public.campaigns where id = $1`, [id])).toBe(1)

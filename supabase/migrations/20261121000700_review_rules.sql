@@ -38,20 +38,20 @@ create trigger control_rules_audit
 
 create policy control_rules_select on public.control_rules
   for select to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()));
 
 create policy control_rules_insert on public.control_rules
   for insert to authenticated
-  with check ((select private.is_admin()));
+  with check ((select private.is_admin_or_rssi()));
 
 create policy control_rules_update on public.control_rules
   for update to authenticated
-  using ((select private.is_admin()))
-  with check ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()))
+  with check ((select private.is_admin_or_rssi()));
 
 create policy control_rules_delete on public.control_rules
   for delete to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()));
 
 revoke all on public.control_rules from anon, authenticated, service_role;
 grant select, insert, update, delete on public.control_rules to authenticated, service_role;

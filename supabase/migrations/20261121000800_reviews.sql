@@ -1,4 +1,4 @@
--- Reviews seen from each person (issue 5; SPEC §2 user and manager dashboards, Mes revues, Équipe, Profil;
+-- Reviews seen from each person (SPEC §2 user and manager dashboards, Mes revues, Équipe, Profil;
 -- ARCHITECTURE §4 and §6): the queue of rights awaiting the caller's decision, its count for the header, the
 -- manager's team progress and dashboard counters, a person's decision history and the user's deadline. Every figure
 -- is computed here over all the rows concerned, so nothing depends on fetching rights into the browser or is cut at
@@ -6,51 +6,18 @@
 --
 -- Every function runs as the caller (security invoker): row-level security applies as everywhere else, and a queue
 -- is a part of what its owner may read anyway. Who may decide what is not restated here: a right is in the caller's
--- queue exactly when private.review_verdicts (20261121000600_user_rights.sql), the verdict validate_user_right
+-- queue exactly when private.review_verdicts (20261121000600_rights_and_decisions.sql), the verdict validate_user_right
 -- enforces, accepts a decision by the caller on it. The candidate sets below only narrow the search to what an index
--- finds quickly; each is a superset of what the verdict accepts.
+-- finds quickly (the partial indexes of user_rights); each is a superset of what the verdict accepts.
 --
 -- Definitions (SPEC §2, §4, §9):
 --   * pending right     = status pending;
---   * validated right   = a status containing 'validated' (validated_user, _manager, _bpo_metier, _bpo_groupe);
---   * refused right     = a status containing 'refused' (refused_user, _manager, _bpo_metier, _bpo_groupe);
+--   * validated right, refused right: private.is_validated_status, private.is_refused_status
+--                         (20261121000100_types_and_helpers.sql);
 --   * decided right     = any status but pending; progress = round(100 × decided / rights), null when no rights
 --                         (SPEC §4's campaign progress, applied to a person's or a team's rights);
 --   * inactivity        = never used, or last used more than 90 days ago (last_used_at < now − 90 days), which
 --                         suggests refusing the right; days_unused counts the whole days since the last use.
-
--- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
-
-create function private.require_page_size(p_limit integer) returns void
-language plpgsql immutable
-set search_path = ''
-as $$
-begin
-  if p_limit is null or p_limit < 1 or p_limit > 1000 then
-    raise exception 'La taille de page doit être comprise entre 1 et 1000.' using errcode = '22023';
-  end if;
-end;
-$$;
-
-grant execute on function private.require_page_size(integer) to authenticated, service_role;
-
--- ─── Indexes ─────────────────────────────────────────────────────────────────────────────────────────────────────
--- Already there and used below: users (manager_id); user_rights unique (user_id, application_id, role_name) and
--- (application_id, status); right_decisions (right_id, decided_at).
--- A person's history, newest first, paged on (decided_at, id): the decisions they took, and those on their rights.
-drop index public.right_decisions_decided_by_idx;
-create index right_decisions_decided_by_idx on public.right_decisions (decided_by, decided_at, id);
-create index right_decisions_holder_id_idx on public.right_decisions (holder_id, decided_at, id);
-
--- The rights awaiting the BPO Métier, the BPO Groupe and the RA, by application. Partial indexes, because under
--- row-level security a condition on status cannot be an index condition (the enum's equality is not leakproof, so
--- Postgres checks the policy first), while a partial index's predicate still selects the rows.
-create index user_rights_awaiting_bpo_metier_idx on public.user_rights (application_id, id)
-  where status = 'validated_manager';
-create index user_rights_awaiting_bpo_groupe_idx on public.user_rights (application_id, id)
-  where status = 'validated_bpo_metier';
-create index user_rights_awaiting_ra_idx on public.user_rights (application_id, id)
-  where status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required');
 
 -- ─── The reviewer queue ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -224,7 +191,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 begin
-  perform private.require_page_size(p_limit);
+  perform private.require_page(p_limit);
   return query
     select q.*
       from private.review_queue_rows(p_campaign_id, p_application_id, p_status) q
@@ -286,8 +253,8 @@ as $$
     m.department,
     count(ur.id)::integer,
     count(ur.id) filter (where ur.status = 'pending')::integer,
-    count(ur.id) filter (where ur.status::text like '%validated%')::integer,
-    count(ur.id) filter (where ur.status::text like '%refused%')::integer,
+    count(ur.id) filter (where private.is_validated_status(ur.status))::integer,
+    count(ur.id) filter (where private.is_refused_status(ur.status))::integer,
     case when count(ur.id) > 0
       then round(100.0 * count(ur.id) filter (where ur.status <> 'pending') / count(ur.id))::integer
     end
@@ -328,8 +295,8 @@ as $$
     (select count(*) from public.users m where m.manager_id = (select auth.uid()))::integer,
     (select count(*) from rights)::integer,
     (select count(*) from rights r where r.status = 'pending')::integer,
-    (select count(*) from rights r where r.status::text like '%validated%')::integer,
-    (select count(*) from rights r where r.status::text like '%refused%')::integer,
+    (select count(*) from rights r where private.is_validated_status(r.status))::integer,
+    (select count(*) from rights r where private.is_refused_status(r.status))::integer,
     (select case when count(*) > 0 then round(100.0 * count(*) filter (where r.status <> 'pending') / count(*))::integer end
        from rights r),
     public.review_queue_count(p_campaign_id)
@@ -357,8 +324,8 @@ as $$
   select
     count(*)::integer,
     count(*) filter (where ur.status = 'pending')::integer,
-    count(*) filter (where ur.status::text like '%validated%')::integer,
-    count(*) filter (where ur.status::text like '%refused%')::integer
+    count(*) filter (where private.is_validated_status(ur.status))::integer,
+    count(*) filter (where private.is_refused_status(ur.status))::integer
   from public.user_rights ur
   where ur.user_id = (select auth.uid())
 $$;
@@ -438,7 +405,7 @@ declare
   before_at timestamptz := coalesce(p_before_at, 'infinity');
   before_id uuid := coalesce(p_before_id, '00000000-0000-0000-0000-000000000000');
 begin
-  perform private.require_page_size(p_limit);
+  perform private.require_page(p_limit);
   if p_scope is null or p_scope not in ('taken', 'received', 'all') then
     raise exception 'Historique inconnu : « % » (attendu : taken, received ou all).', coalesce(p_scope, 'vide')
       using errcode = '22023';

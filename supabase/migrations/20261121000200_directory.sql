@@ -1,4 +1,5 @@
--- The directory of people, the role predicates every policy uses, and who may read the audit trail.
+-- The directory of people, the role predicates every policy uses, and the link between a profile and the account
+-- that signs in with its e-mail.
 
 create table public.users (
   id uuid primary key default gen_random_uuid(),
@@ -24,6 +25,9 @@ create unique index users_email_lower_key on public.users (lower(email));
 create index users_manager_id_idx on public.users (manager_id);
 create index users_role_idx on public.users (role);
 create index users_last_name_idx on public.users (last_name, first_name);
+-- The RSSI's search by holder (20261121000900_reporting.sql, private.rights_matching): e-mail and "first last" name.
+select private.create_trigram_index('users_email_trgm_idx', 'public.users', 'email');
+select private.create_trigram_index('users_full_name_trgm_idx', 'public.users', $$first_name || ' ' || last_name$$);
 
 create trigger users_set_updated_at
   before update on public.users
@@ -42,7 +46,8 @@ as $$
   select u.role from public.users u where u.id = auth.uid()
 $$;
 
-create function private.is_admin() returns boolean
+-- True for admin and for rssi: both administer the campaigns, people, applications and controls (SPEC §1).
+create function private.is_admin_or_rssi() returns boolean
 language sql stable security definer
 set search_path = ''
 as $$
@@ -64,7 +69,7 @@ as $$
   select u.id from public.users u where u.manager_id = auth.uid()
 $$;
 
-grant execute on function private.current_role(), private.is_admin(), private.is_rssi(), private.my_reports()
+grant execute on function private.current_role(), private.is_admin_or_rssi(), private.is_rssi(), private.my_reports()
   to authenticated, service_role;
 
 -- A person may change only their own last_login; administrators may change the rest, but not their own
@@ -86,7 +91,7 @@ begin
     return new;
   end if;
 
-  if not private.is_admin() then
+  if not private.is_admin_or_rssi() then
     if (to_jsonb(new) - 'last_login' - 'updated_at' - 'id') is distinct from (to_jsonb(old) - 'last_login' - 'updated_at' - 'id') then
       raise exception 'Vous ne pouvez modifier que votre date de dernière connexion.' using errcode = '42501';
     end if;
@@ -126,7 +131,7 @@ create policy users_select on public.users
 create policy users_insert on public.users
   for insert to authenticated
   with check (
-    (select private.is_admin())
+    (select private.is_admin_or_rssi())
     or (
       id = (select auth.uid())
       and lower(email) = lower((select auth.email()))
@@ -139,19 +144,69 @@ create policy users_insert on public.users
 
 create policy users_update on public.users
   for update to authenticated
-  using ((select private.is_admin()) or id = (select auth.uid()))
-  with check ((select private.is_admin()) or id = (select auth.uid()));
+  using ((select private.is_admin_or_rssi()) or id = (select auth.uid()))
+  with check ((select private.is_admin_or_rssi()) or id = (select auth.uid()));
 
 create policy users_delete on public.users
   for delete to authenticated
-  using ((select private.is_admin()));
+  using ((select private.is_admin_or_rssi()));
 
 revoke all on public.users from anon, authenticated, service_role;
 grant select, insert, delete on public.users to authenticated;
 grant update (email, first_name, last_name, role, position, department, manager_id, last_login, updated_at) on public.users to authenticated;
 grant select, insert, update, delete on public.users to service_role;
 
--- The audit trail is the security officer's.
-create policy audit_logs_select on public.audit_logs
-  for select to authenticated
-  using ((select private.is_rssi()));
+
+create function private.require_admin_or_rssi(p_message text) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if auth.uid() is null then
+    raise exception 'Vous devez être connecté.' using errcode = '42501';
+  end if;
+  if not private.is_admin_or_rssi() then
+    raise exception '%', p_message using errcode = '42501';
+  end if;
+end;
+$$;
+
+grant execute on function private.require_admin_or_rssi(text) to authenticated;
+
+-- A profile created by an administrator before its owner first signs in carries a provisional id. At
+-- first sign-in the owner's auth account takes it over. Only the caller's own account, and only the
+-- profile that bears the caller's own (signed) e-mail, can ever be linked.
+create function public.update_user_id(old_user_id uuid, new_user_id uuid) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  caller_id uuid := auth.uid();
+  caller_email text := auth.email();
+  profile public.users;
+begin
+  if caller_id is null or caller_email is null then
+    raise exception 'Vous devez être connecté.' using errcode = '42501';
+  end if;
+  if new_user_id is distinct from caller_id then
+    raise exception 'Vous ne pouvez lier un profil qu''à votre propre compte.' using errcode = '42501';
+  end if;
+  select * into profile from public.users u where u.id = old_user_id;
+  if profile.id is null or lower(profile.email) <> lower(caller_email) then
+    raise exception 'Aucun profil à votre adresse e-mail ne correspond.' using errcode = '42501';
+  end if;
+  if old_user_id = new_user_id then
+    return;
+  end if;
+  if exists (select 1 from public.users u where u.id = new_user_id) then
+    raise exception 'Votre compte est déjà lié à un autre profil.' using errcode = '23505';
+  end if;
+
+  perform set_config('recertif.relinking_user', 'on', true);
+  update public.users u set id = new_user_id where u.id = old_user_id;
+  perform set_config('recertif.relinking_user', 'off', true);
+end;
+$$;
+
+revoke execute on function public.update_user_id(uuid, uuid) from public, anon;
+grant execute on function public.update_user_id(uuid, uuid) to authenticated;

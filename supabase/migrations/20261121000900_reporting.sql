@@ -1,19 +1,23 @@
--- The security officer's figures (issue 7; SPEC §2 RSSI dashboard, compliance page, audit page; SPEC §9): every
--- counter, rate, risk, rule violation and audit search is computed here, over all the rows concerned, so that no
--- figure depends on fetching rights into the browser or is cut at the API's 1000-row page.
+-- Reporting (SPEC §2 campaigns page, Excel dialog, admin and RSSI dashboards, compliance page, audit page; SPEC §3
+-- export rows, §4 progress, §9 definitions and export constants; ARCHITECTURE §3): the campaign list's figures, the rows
+-- of the three Excel files, the admin dashboard's counters, and the security officer's figures. Every counter, rate,
+-- risk, rule violation and search is computed here, over all the rows concerned, and every list is paged (at most 1000
+-- rows a call), so that no figure depends on fetching rights into the browser or is cut at the API's 1000-row page.
 --
--- Who: only rssi (issue 7 §5). Every function of the API runs as the caller (security invoker), so row-level security
--- applies as everywhere else, and first checks that the caller is rssi: anyone else signed in is refused with 42501
--- 'Réservé au RSSI.'; anon cannot execute them at all. Two private helpers find the candidates of a text search as
--- the owner (security definer): under row-level security an index may not evaluate a non-leakproof operator such as
--- ILIKE ahead of the policy, so a contains-search would read every row. They check rssi themselves and return only
--- ids, which the calling (invoker) query then reads under row-level security.
+-- Everything runs as the caller (security invoker views and functions): row-level security applies as everywhere
+-- else. The campaign figures and export rows cover the rights the caller may read (SPEC §6: everyone sees the lists
+-- and the Excel export); the admin dashboard is admin's and rssi's; the security officer's functions first check that
+-- the caller is rssi: anyone else signed in is refused with 42501 'Réservé au RSSI.'; anon cannot execute them at all.
+-- Two private helpers find the candidates of a text search as the owner (security definer): under row-level security
+-- an index may not evaluate a non-leakproof operator such as ILIKE ahead of the policy, so a contains-search would
+-- read every row. They check rssi themselves and return only ids, which the calling (invoker) query then reads under
+-- row-level security.
 --
--- Definitions shared by every function (SPEC §9), with "now" = the transaction's now(), returned as `as_of`:
---   * validated right   = status validated_user, validated_manager, validated_bpo_metier or validated_bpo_groupe
---                         (the statuses containing 'validated'; treated is not one of them);
---   * refused right     = status refused_user, refused_manager, refused_bpo_metier or refused_bpo_groupe
---                         (the statuses containing 'refused'; treatment_required is not one of them);
+-- Definitions shared by the security officer's functions (SPEC §9), with "now" = the transaction's now(), returned as
+-- `as_of`:
+--   * validated right, refused right: private.is_validated_status, private.is_refused_status
+--                         (20261121000100_types_and_helpers.sql);
+--   * a right in scope  = private.rights_in_scope: of the application and account type asked for, matching the search;
 --   * at-risk right     = never used (last_used_at is null) or last used more than 90 days ago
 --                         (last_used_at < now - 90 days);
 --   * compliant right   = (compliance page) not refused and last used within 90 days (last_used_at >= now - 90 days),
@@ -27,10 +31,11 @@
 -- and the campaign counters (campaigns).
 --
 -- Performance (checked with EXPLAIN ANALYZE on PostgreSQL 15 with 300,000 rights, 10,000 people, 300,000 decisions and
--- 100,000 audit events): the functions plan each query for the values passed (plan_cache_mode = force_custom_plan, so
--- an unused filter "p is null or …" folds away) and without JIT (row-level security sub-plans inflate the estimated
--- costs past its threshold, and compiling took longer than running). Paging is by keyset, so the 300th page of an
--- export costs what the first does.
+-- 100,000 audit events): the security officer's functions plan each query for the values passed (plan_cache_mode =
+-- force_custom_plan, so an unused filter "p is null or …" folds away) and without JIT (row-level security sub-plans
+-- inflate the estimated costs past its threshold, and compiling took longer than running). Paging is by keyset, so the
+-- 300th page of an export costs what the first does. The indexes these queries use are with their tables (the partial
+-- and trigram ones included), in the area files.
 
 -- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -107,24 +112,11 @@ begin
 end;
 $$;
 
-create function private.require_page(p_limit integer, p_offset integer) returns void
-language plpgsql immutable
-set search_path = ''
-as $$
-begin
-  if p_limit is null or p_limit < 1 or p_limit > 1000 then
-    raise exception 'La taille de page doit être comprise entre 1 et 1000.' using errcode = '22023';
-  end if;
-  if p_offset is null or p_offset < 0 then
-    raise exception 'Le décalage de page doit être positif ou nul.' using errcode = '22023';
-  end if;
-end;
-$$;
-
 -- The rights a search matches: by role name, by holder (e-mail or "first last" name) or by application name. Each
--- branch can use an index: the trigram indexes below where pg_trgm is available, then the holder and application
--- keys of user_rights. At most p_limit ids (null = all); a right matching twice may be listed twice. Security
--- definer (see the top of this file): returns ids only, to rssi only.
+-- branch can use an index: the trigram indexes of users and user_rights where pg_trgm is available, then the holder
+-- and application keys of user_rights. At most p_limit ids (null = all); a right matching twice may be listed twice.
+-- Security definer (see the top of this file): returns ids only, to rssi only. The criteria are those of
+-- private.rights_in_scope, written here as separate index searches.
 create function private.rights_matching(p_pattern text, p_limit bigint default null) returns table (id uuid)
 language plpgsql stable security definer
 set search_path = ''
@@ -176,6 +168,46 @@ begin
 end;
 $$;
 
+-- The rights in scope of the security officer's figures and export: those of the application and the account type
+-- asked for (null = any) that match the search, written once here. p_pattern is private.search_pattern's (null = no
+-- search); a right matches it by role name, by holder (e-mail or "first last" name) or by application name. p_few is
+-- private.few_rights_matching's answer for the same pattern: the short list of the rights it matches, read by primary
+-- key, or null to test each right as it is read. (private.rights_matching lists the same three criteria as separate
+-- index searches, to build that short list.)
+-- Plain SQL with no SET clause, unlike the functions around it: Postgres then inlines it into the calling query like a
+-- view, so its conditions join the caller's own scan (the export walks the primary key and stops at a full page; the
+-- dashboard aggregates in one pass) and p_few's emptiness folds away. It is safe without a search_path for the reasons
+-- given at private.is_validated_status: it runs as the caller, under row-level security, names every table with its
+-- schema, and its callers set search_path = ''.
+create function private.rights_in_scope(
+  p_pattern text,
+  p_few uuid[],
+  p_application_id uuid,
+  p_account_type public.account_type
+) returns setof public.user_rights
+language sql stable
+as $$
+  select ur.*
+    from public.user_rights ur
+   where (p_application_id is null or ur.application_id = p_application_id)
+     and (p_account_type is null or ur.account_type = p_account_type)
+     and (
+       p_pattern is null
+       or (p_few is not null and ur.id = any (p_few))
+       or (
+         p_few is null
+         and (
+           ur.role_name ilike p_pattern
+           or ur.user_id in (
+             select h.id from public.users h
+              where h.email ilike p_pattern or (h.first_name || ' ' || h.last_name) ilike p_pattern
+           )
+           or ur.application_id in (select ap.id from public.applications ap where ap.name ilike p_pattern)
+         )
+       )
+     )
+$$;
+
 -- The audit events whose text contains the search: the actor's e-mail and name (as recorded), the action, the
 -- resource type and id, and the details as JSON text (keys and values), case-insensitively. The expression is the
 -- one of audit_logs_search_trgm_idx below, character for character, so that index serves it (and the one
@@ -208,56 +240,198 @@ grant execute on function
   private.rate_level(integer),
   private.day_window(date, date, text),
   private.require_application(uuid),
-  private.require_page(integer, integer),
   private.rights_matching(text, bigint),
   private.few_rights_matching(text),
+  private.rights_in_scope(text, uuid[], uuid, public.account_type),
   private.audit_matching(text, bigint),
   private.right_status_label(public.right_status)
   to authenticated;
 
--- ─── Indexes ─────────────────────────────────────────────────────────────────────────────────────────────────────
--- Already there: user_rights (application_id, status), (campaign_id, status), (status), the primary key (the export's
--- keyset), unique (user_id, application_id, role_name) (a holder's rights); audit_logs ("timestamp" desc, id desc),
--- (user_id, "timestamp" desc), (action, "timestamp" desc). State figures read every right in scope once (one
--- aggregate pass); these serve what is narrower. Only leakproof comparisons (=, <, >= on uuid, text, timestamptz)
--- can use an index under row-level security, which is what the invoker functions below rely on.
+-- ─── Campaign figures ────────────────────────────────────────────────────────────────────────────────────────────
 
--- inactivity_threshold rules: rights never used or not used since a date, over all applications or one.
-create index user_rights_last_used_at_idx on public.user_rights (last_used_at);
-create index user_rights_application_last_used_idx on public.user_rights (application_id, last_used_at);
--- incompatible_roles rules: the holders of the listed role names.
-create index user_rights_role_name_idx on public.user_rights (role_name, user_id);
--- Decisions taken within the dashboard's window.
-create index right_decisions_decided_at_idx on public.right_decisions (decided_at);
+-- from('campaign_progress').select() → one row per campaign (filter with campaign_id=eq.…):
+--   rights_count                the campaign's rights;
+--   decided_count, progress     those whose status is not pending, and round(100 × decided / rights) (SPEC §4),
+--                               null when the campaign holds no right;
+--   pending_count, validated_manager_count, validated_bpo_metier_count
+--                               the Excel dialog's three counts (manager, BPO Métier and BPO Groupe files);
+--   validated_count, refused_count
+--                               validated and refused rights (SPEC §4's badge colours).
+-- Counted over the rights the caller may read.
+create view public.campaign_progress
+with (security_invoker = true)
+as
+-- Counted once per (campaign, status), then folded per campaign: the status tests run on a few dozen groups, not on
+-- every right.
+with counts as (
+  select ur.campaign_id, ur.status, count(*) as n
+    from public.user_rights ur
+   where ur.campaign_id is not null
+   group by ur.campaign_id, ur.status
+)
+select
+  c.id as campaign_id,
+  coalesce(sum(k.n), 0)::integer as rights_count,
+  coalesce(sum(k.n) filter (where k.status <> 'pending'), 0)::integer as decided_count,
+  case when sum(k.n) > 0
+    then round(100.0 * coalesce(sum(k.n) filter (where k.status <> 'pending'), 0) / sum(k.n))::integer
+  end as progress,
+  coalesce(sum(k.n) filter (where k.status = 'pending'), 0)::integer as pending_count,
+  coalesce(sum(k.n) filter (where k.status = 'validated_manager'), 0)::integer as validated_manager_count,
+  coalesce(sum(k.n) filter (where k.status = 'validated_bpo_metier'), 0)::integer as validated_bpo_metier_count,
+  coalesce(sum(k.n) filter (where private.is_validated_status(k.status)), 0)::integer as validated_count,
+  coalesce(sum(k.n) filter (where private.is_refused_status(k.status)), 0)::integer as refused_count
+from public.campaigns c
+left join counts k on k.campaign_id = c.id
+group by c.id;
 
--- Contains-searches (ILIKE '%…%') cannot use a b-tree. Where pg_trgm is available (hosted Supabase, PostgreSQL with
--- its contrib modules) trigram indexes serve them: the dashboard's search over role names and holders
--- (private.rights_matching), and the audit search over the text of each event (private.audit_matching; the expression
--- must stay identical to the one there). Where it is not (PGlite, the local test engine) the searches give the same
--- answers by scanning.
-do $$
+revoke all on public.campaign_progress from anon, authenticated, service_role;
+grant select on public.campaign_progress to authenticated, service_role;
+
+-- ─── Excel export rows ───────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('campaign_export_rows', { p_campaign_id, p_file, p_after_id?, p_limit? }) → the data rows of one Excel file,
+-- ordered by right_id. p_file: 'manager' (the campaign's pending rights), 'bpo_metier' (validated_manager) or
+-- 'bpo_groupe' (validated_bpo_metier) (SPEC §2, §4). Paging: pass the last right_id of a page as p_after_id for the
+-- next; p_limit between 1 and 1000 (default 1000).
+-- Columns (SPEC §3): right_id, user_name, user_email, application_name, role_name, granted_at, last_used_at (null =
+-- never used: the file says 'Jamais'), justification (SPEC §9's 'Accès nécessaire pour les fonctions' when empty),
+-- status (the BPO Groupe file's final status), and for each stage — manager_, bpo_metier_, bpo_groupe_ — the
+-- decision ('approved' or 'refused'), comment, decided_at and decided_by_name of the latest decision taken at that
+-- stage on the right within this campaign (null when none). Over the rights the caller may read.
+create function public.campaign_export_rows(
+  p_campaign_id uuid,
+  p_file public.review_stage,
+  p_after_id uuid default null,
+  p_limit integer default 1000
+)
+returns table (
+  right_id uuid,
+  user_id uuid,
+  user_name text,
+  user_email text,
+  application_id uuid,
+  application_name text,
+  role_name text,
+  account_type public.account_type,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  justification text,
+  status public.right_status,
+  manager_decision public.review_decision,
+  manager_comment text,
+  manager_decided_at timestamptz,
+  manager_decided_by_name text,
+  bpo_metier_decision public.review_decision,
+  bpo_metier_comment text,
+  bpo_metier_decided_at timestamptz,
+  bpo_metier_decided_by_name text,
+  bpo_groupe_decision public.review_decision,
+  bpo_groupe_comment text,
+  bpo_groupe_decided_at timestamptz,
+  bpo_groupe_decided_by_name text
+)
+language plpgsql stable
+set search_path = ''
+as $$
 declare
-  trgm_schema text;
+  after_id uuid := coalesce(p_after_id, '00000000-0000-0000-0000-000000000000');
 begin
-  if not exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_trgm') then
-    raise notice 'pg_trgm indisponible : recherches sans index trigramme.';
-    return;
+  perform private.require_page(p_limit);
+  if p_file is null or p_file not in ('manager', 'bpo_metier', 'bpo_groupe') then
+    raise exception 'Fichier d''export inconnu : « % » (attendu : manager, bpo_metier ou bpo_groupe).', coalesce(p_file::text, 'vide')
+      using errcode = '22023';
   end if;
-  create extension if not exists pg_trgm with schema extensions;
-  select n.nspname into trgm_schema
-    from pg_catalog.pg_extension e join pg_catalog.pg_namespace n on n.oid = e.extnamespace
-   where e.extname = 'pg_trgm';
-  execute format('create index user_rights_role_name_trgm_idx on public.user_rights using gin (role_name %I.gin_trgm_ops)', trgm_schema);
-  execute format('create index users_email_trgm_idx on public.users using gin (email %I.gin_trgm_ops)', trgm_schema);
-  execute format($sql$create index users_full_name_trgm_idx on public.users using gin ((first_name || ' ' || last_name) %I.gin_trgm_ops)$sql$, trgm_schema);
-  execute format($sql$
-    create index audit_logs_search_trgm_idx on public.audit_logs using gin ((
-      coalesce(user_email, '') || chr(10) || coalesce(user_name, '') || chr(10) || action || chr(10)
-      || resource_type || chr(10) || coalesce(resource_id, '') || chr(10) || details::text
-    ) %I.gin_trgm_ops)$sql$, trgm_schema);
+  if p_campaign_id is null or not exists (select 1 from public.campaigns c where c.id = p_campaign_id) then
+    raise exception 'Campagne introuvable.' using errcode = 'P0001';
+  end if;
+
+  -- One branch per file, each with its status as a constant so that it reads one page of its partial index in right
+  -- id order (a limit of 0 leaves out the files not asked for).
+  return query
+    with page as (
+      (select ur.* from public.user_rights ur
+        where ur.status = 'pending' and ur.campaign_id = p_campaign_id and ur.id > after_id
+        order by ur.id
+        limit case when p_file = 'manager' then p_limit else 0 end)
+      union all
+      (select ur.* from public.user_rights ur
+        where ur.status = 'validated_manager' and ur.campaign_id = p_campaign_id and ur.id > after_id
+        order by ur.id
+        limit case when p_file = 'bpo_metier' then p_limit else 0 end)
+      union all
+      (select ur.* from public.user_rights ur
+        where ur.status = 'validated_bpo_metier' and ur.campaign_id = p_campaign_id and ur.id > after_id
+        order by ur.id
+        limit case when p_file = 'bpo_groupe' then p_limit else 0 end)
+    )
+    select
+      ur.id,
+      ur.user_id,
+      h.first_name || ' ' || h.last_name,
+      h.email,
+      ur.application_id,
+      a.name,
+      ur.role_name,
+      ur.account_type,
+      ur.granted_at,
+      ur.last_used_at,
+      coalesce(nullif(btrim(ur.justification), ''), 'Accès nécessaire pour les fonctions'),
+      ur.status,
+      (s.m).decision, (s.m).comment, (s.m).decided_at, (s.m).decided_by_name,
+      (s.bm).decision, (s.bm).comment, (s.bm).decided_at, (s.bm).decided_by_name,
+      (s.bg).decision, (s.bg).comment, (s.bg).decided_at, (s.bg).decided_by_name
+    from page ur
+    join public.users h on h.id = ur.user_id
+    join public.applications a on a.id = ur.application_id
+    -- The latest decision at each stage on the right within this campaign, read in one pass over its decisions.
+    left join lateral (
+      select
+        (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'manager'))[1] as m,
+        (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'bpo_metier'))[1] as bm,
+        (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'bpo_groupe'))[1] as bg
+      from public.right_decisions d
+      where d.right_id = ur.id and d.campaign_id = p_campaign_id
+    ) s on true
+    order by ur.id;
 end;
 $$;
 
+revoke execute on function public.campaign_export_rows(uuid, public.review_stage, uuid, integer) from public, anon;
+grant execute on function public.campaign_export_rows(uuid, public.review_stage, uuid, integer) to authenticated, service_role;
+
+-- ─── Admin dashboard ─────────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('admin_dashboard') → one row: active_campaigns, draft_campaigns, completed_campaigns, archived_campaigns,
+-- users, applications (the admin dashboard's counters: active campaigns, users, applications, drafts). Admin and
+-- rssi only.
+create function public.admin_dashboard()
+returns table (
+  active_campaigns integer,
+  draft_campaigns integer,
+  completed_campaigns integer,
+  archived_campaigns integer,
+  users integer,
+  applications integer
+)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent consulter le tableau de bord d''administration.');
+  return query
+    select
+      (select count(*) from public.campaigns c where c.status = 'active')::integer,
+      (select count(*) from public.campaigns c where c.status = 'draft')::integer,
+      (select count(*) from public.campaigns c where c.status = 'completed')::integer,
+      (select count(*) from public.campaigns c where c.status = 'archived')::integer,
+      (select count(*) from public.users u)::integer,
+      (select count(*) from public.applications a)::integer;
+end;
+$$;
+
+revoke execute on function public.admin_dashboard() from public, anon;
+grant execute on function public.admin_dashboard() to authenticated, service_role;
 -- ─── RSSI dashboard ──────────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('rssi_dashboard', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object.
@@ -286,8 +460,10 @@ $$;
 -- Result:
 --   as_of               timestamptz — the "now" of every figure
 --   filters             the filters as applied { search, application_id, account_type, from, to, time_zone }
---   counters            { total_rights, validated_rights, compliance_rate (int|null), compliance_level,
---                         at_risk_rights (Comptes à risque), reviews_in_progress, reviews_completed }
+--   counters            { total_rights, validated_rights, validation_rate (int|null) = validated / all rights in
+--                         scope, validation_level (its colour), at_risk_rights (Comptes à risque),
+--                         reviews_in_progress, reviews_completed }. validation_rate is not the compliance page's
+--                         compliance_rate (compliant / all rights, rssi_compliance): two figures (SPEC §9)
 --   compliance_by_application  [{ application_id, application_name, total_rights, validated_rights, rate, level }]
 --                         validated / all rights of that application in scope; only applications with at least one
 --                         right in scope; by name
@@ -336,29 +512,12 @@ begin
       ur.application_id,
       ur.campaign_id,
       count(*) as total,
-      count(*) filter (where ur.status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')) as validated,
+      count(*) filter (where private.is_validated_status(ur.status)) as validated,
       count(*) filter (where ur.last_used_at is null or ur.last_used_at < v_cutoff) as at_risk,
-      count(*) filter (where ur.status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')) as refused,
+      count(*) filter (where private.is_refused_status(ur.status)) as refused,
       count(*) filter (where ur.status = 'treatment_required') as treatment,
       count(*) filter (where ur.status = 'pending') as pending
-    from public.user_rights ur
-    where (p_application_id is null or ur.application_id = p_application_id)
-      and (p_account_type is null or ur.account_type = p_account_type)
-      and (
-        v_pattern is null
-        or (v_few is not null and ur.id = any (v_few))
-        or (
-          v_few is null
-          and (
-            ur.role_name ilike v_pattern
-            or ur.user_id in (
-              select h.id from public.users h
-               where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
-            )
-            or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
-          )
-        )
-      )
+    from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
     group by grouping sets ((ur.application_id), (ur.campaign_id))
   ),
   per_application as (
@@ -381,27 +540,10 @@ begin
       left join lateral (
         select true as found
           from public.right_decisions d
-          join public.user_rights ur on ur.id = d.right_id
+          join private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur on ur.id = d.right_id
          where v_filtered
            and coalesce(g.total, 0) = 0
            and d.campaign_id = c.id
-           and (p_application_id is null or ur.application_id = p_application_id)
-           and (p_account_type is null or ur.account_type = p_account_type)
-           and (
-             v_pattern is null
-             or (v_few is not null and ur.id = any (v_few))
-             or (
-               v_few is null
-               and (
-                 ur.role_name ilike v_pattern
-                 or ur.user_id in (
-                   select h.id from public.users h
-                    where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
-                 )
-                 or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
-               )
-             )
-           )
          limit 1
       ) decided on true
      where c.status in ('active', 'completed', 'archived')
@@ -434,25 +576,8 @@ begin
          not v_filtered
          or exists (
            select 1
-             from public.user_rights ur
+             from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
             where ur.id = d.right_id
-              and (p_application_id is null or ur.application_id = p_application_id)
-              and (p_account_type is null or ur.account_type = p_account_type)
-              and (
-                v_pattern is null
-                or (v_few is not null and ur.id = any (v_few))
-                or (
-                  v_few is null
-                  and (
-                    ur.role_name ilike v_pattern
-                    or ur.user_id in (
-                      select h.id from public.users h
-                       where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
-                    )
-                    or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
-                  )
-                )
-              )
          )
        )
   )
@@ -469,8 +594,8 @@ begin
     'counters', jsonb_build_object(
       'total_rights', t.total,
       'validated_rights', t.validated,
-      'compliance_rate', private.percent(t.validated, t.total),
-      'compliance_level', private.rate_level(private.percent(t.validated, t.total)),
+      'validation_rate', private.percent(t.validated, t.total),
+      'validation_level', private.rate_level(private.percent(t.validated, t.total)),
       'at_risk_rights', t.at_risk,
       'reviews_in_progress', (select count(*) from campaigns_in_scope c where c.status = 'active'),
       'reviews_completed', (select count(*) from campaigns_in_scope c where c.status in ('completed', 'archived'))
@@ -577,28 +702,11 @@ begin
     ur.id, ur.application_id, a.name, ur.user_id, u.first_name || ' ' || u.last_name, u.email,
     ur.role_name, ur.account_type, ur.status, private.right_status_label(ur.status),
     ur.granted_at, ur.last_used_at, ur.validated_at, ur.campaign_id, c.name
-  from public.user_rights ur
+  from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
   join public.applications a on a.id = ur.application_id
   join public.users u on u.id = ur.user_id
   left join public.campaigns c on c.id = ur.campaign_id
-  where (p_after_id is null or ur.id > p_after_id)
-    and (p_application_id is null or ur.application_id = p_application_id)
-    and (p_account_type is null or ur.account_type = p_account_type)
-    and (
-      v_pattern is null
-      or (v_few is not null and ur.id = any (v_few))
-      or (
-        v_few is null
-        and (
-          ur.role_name ilike v_pattern
-          or ur.user_id in (
-            select h.id from public.users h
-             where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
-          )
-          or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
-        )
-      )
-    )
+  where p_after_id is null or ur.id > p_after_id
   order by ur.id
   limit p_limit;
 end;
@@ -626,24 +734,7 @@ begin
   perform private.require_application(p_application_id);
 
   select count(*) into v_count
-    from public.user_rights ur
-   where (p_application_id is null or ur.application_id = p_application_id)
-     and (p_account_type is null or ur.account_type = p_account_type)
-     and (
-       v_pattern is null
-       or (v_few is not null and ur.id = any (v_few))
-       or (
-         v_few is null
-         and (
-           ur.role_name ilike v_pattern
-           or ur.user_id in (
-             select h.id from public.users h
-              where h.email ilike v_pattern or (h.first_name || ' ' || h.last_name) ilike v_pattern
-           )
-           or ur.application_id in (select ap.id from public.applications ap where ap.name ilike v_pattern)
-         )
-       )
-     );
+    from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur;
   return v_count;
 end;
 $$;
@@ -711,10 +802,10 @@ begin
       ur.application_id,
       count(*) as total,
       count(*) filter (
-        where ur.status not in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')
+        where not private.is_refused_status(ur.status)
           and ur.last_used_at >= v_cutoff
       ) as compliant,
-      count(*) filter (where ur.status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')) as validated
+      count(*) filter (where private.is_validated_status(ur.status)) as validated
     from public.user_rights ur
     where p_application_id is null or ur.application_id = p_application_id
     group by ur.application_id

@@ -1,0 +1,749 @@
+-- The rights under review and the decisions taken on them (ARCHITECTURE §3, §4): the tables, who decides what, the
+-- review workflow (validate_user_right), the freeze of closed campaigns and the import of rights. A right's status
+-- changes only through validate_user_right and the campaign lifecycle: no API role holds UPDATE on the workflow
+-- columns.
+
+create table public.user_rights (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.users (id) on update cascade on delete cascade,
+  application_id uuid not null references public.applications (id) on delete cascade,
+  role_name text not null,
+  account_type public.account_type not null default 'standard',
+  justification text,
+  status public.right_status not null default 'pending',
+  granted_at timestamptz not null default now(),
+  last_used_at timestamptz,
+  validated_at timestamptz,
+  validated_by uuid references public.users (id) on update cascade on delete set null,
+  review_comment text,
+  campaign_id uuid references public.campaigns (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint user_rights_role_name_present check (char_length(btrim(role_name)) between 1 and 200),
+  constraint user_rights_justification_length check (char_length(justification) <= 2000),
+  constraint user_rights_comment_length check (char_length(review_comment) <= 2000),
+  constraint user_rights_unique_grant unique (user_id, application_id, role_name)
+);
+alter table public.user_rights enable row level security;
+
+create index user_rights_application_id_idx on public.user_rights (application_id, status);
+create index user_rights_campaign_id_idx on public.user_rights (campaign_id, status);
+create index user_rights_validated_by_idx on public.user_rights (validated_by);
+create index user_rights_status_idx on public.user_rights (status);
+create index user_rights_granted_at_idx on public.user_rights (granted_at desc);
+
+
+-- Partial indexes, because under row-level security a condition on status cannot be an index condition (the enum's
+-- equality is not leakproof, so Postgres checks the policy first), while a partial index's predicate still selects
+-- the rows. The rights awaiting the BPO Métier, the BPO Groupe and the RA, by application (the reviewer queues)...
+create index user_rights_awaiting_bpo_metier_idx on public.user_rights (application_id, id)
+  where status = 'validated_manager';
+create index user_rights_awaiting_bpo_groupe_idx on public.user_rights (application_id, id)
+  where status = 'validated_bpo_metier';
+create index user_rights_awaiting_ra_idx on public.user_rights (application_id, id)
+  where status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required');
+-- ...and the three Excel files, each one status of one campaign in right id order (keyset).
+create index user_rights_campaign_pending_idx on public.user_rights (campaign_id, id)
+  where status = 'pending';
+create index user_rights_campaign_validated_manager_idx on public.user_rights (campaign_id, id)
+  where status = 'validated_manager';
+create index user_rights_campaign_validated_bpo_metier_idx on public.user_rights (campaign_id, id)
+  where status = 'validated_bpo_metier';
+-- The compliance rules: inactivity_threshold (rights never used or not used since a date, over all applications or
+-- one) and incompatible_roles (the holders of the listed role names).
+create index user_rights_last_used_at_idx on public.user_rights (last_used_at);
+create index user_rights_application_last_used_idx on public.user_rights (application_id, last_used_at);
+create index user_rights_role_name_idx on public.user_rights (role_name, user_id);
+-- The RSSI's search by role name (20261121000900_reporting.sql, private.rights_matching).
+select private.create_trigram_index('user_rights_role_name_trgm_idx', 'public.user_rights', 'role_name');
+
+create trigger user_rights_set_updated_at
+  before update on public.user_rights
+  for each row execute function private.set_updated_at();
+
+create trigger user_rights_audit
+  after insert or update or delete on public.user_rights
+  for each row execute function private.audit_row_change();
+
+-- What a right is cannot change once someone has decided on it: the decision would seem to cover another right.
+create function private.guard_right_relabel() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.status <> 'pending' and (new.role_name, new.account_type) is distinct from (old.role_name, old.account_type) then
+    raise exception 'Ce droit a déjà été revu : son rôle et son type de compte ne peuvent plus être modifiés.'
+      using errcode = '23514', hint = 'Importez-le comme un nouveau droit.';
+  end if;
+  return new;
+end;
+$$;
+
+create trigger user_rights_guard_relabel
+  before update of role_name, account_type on public.user_rights
+  for each row execute function private.guard_right_relabel();
+
+-- A decision is evidence: it outlives the right, its holder and its application, so it keeps a copy of
+-- what was decided on, and right_id is cleared rather than the row deleted.
+create table public.right_decisions (
+  id uuid primary key default gen_random_uuid(),
+  right_id uuid references public.user_rights (id) on delete set null,
+  holder_id uuid not null,
+  holder_email text not null,
+  holder_name text not null,
+  application_id uuid not null,
+  application_name text not null,
+  role_name text not null,
+  account_type public.account_type not null,
+  campaign_id uuid references public.campaigns (id) on delete set null,
+  stage public.review_stage not null,
+  decision public.review_decision not null,
+  from_status public.right_status not null,
+  to_status public.right_status not null,
+  comment text,
+  decided_by uuid references public.users (id) on update cascade on delete set null,
+  decided_by_email text not null,
+  decided_by_name text not null,
+  decided_at timestamptz not null default now()
+);
+alter table public.right_decisions enable row level security;
+
+create index right_decisions_right_id_idx on public.right_decisions (right_id, decided_at);
+create index right_decisions_campaign_id_idx on public.right_decisions (campaign_id, stage);
+-- A person's history, newest first, paged on (decided_at, id): the decisions they took, and those on their rights.
+create index right_decisions_decided_by_idx on public.right_decisions (decided_by, decided_at, id);
+create index right_decisions_holder_id_idx on public.right_decisions (holder_id, decided_at, id);
+-- The decisions taken within the RSSI dashboard's window.
+create index right_decisions_decided_at_idx on public.right_decisions (decided_at);
+
+-- Who sees a right (ARCHITECTURE §5): its holder, the holder's manager, the application's owners,
+-- admin and rssi. The set-returning predicates are evaluated once per statement, not once per row.
+create policy user_rights_select on public.user_rights
+  for select to authenticated
+  using (
+    user_id = (select auth.uid())
+    or (select private.is_admin_or_rssi())
+    or user_id in (select private.my_reports())
+    or application_id in (select private.my_applications())
+  );
+
+create policy user_rights_insert on public.user_rights
+  for insert to authenticated
+  with check (
+    (select private.is_admin_or_rssi())
+    and status = 'pending'
+    and validated_at is null
+    and validated_by is null
+    and review_comment is null
+  );
+
+create policy user_rights_update on public.user_rights
+  for update to authenticated
+  using ((select private.is_admin_or_rssi()))
+  with check ((select private.is_admin_or_rssi()));
+
+create policy user_rights_delete on public.user_rights
+  for delete to authenticated
+  using ((select private.is_admin_or_rssi()));
+
+revoke all on public.user_rights from anon, authenticated, service_role;
+grant select, insert, delete on public.user_rights to authenticated, service_role;
+-- The descriptive columns only; status, validated_* , review_comment and campaign_id belong to the workflow.
+grant update (role_name, account_type, justification, granted_at, last_used_at, updated_at)
+  on public.user_rights to authenticated, service_role;
+
+-- A decision is visible to whoever took it, to whoever may read the right, and to admin and rssi (also
+-- once the right is gone).
+create policy right_decisions_select on public.right_decisions
+  for select to authenticated
+  using (
+    decided_by = (select auth.uid())
+    or (select private.is_admin_or_rssi())
+    or exists (select 1 from public.user_rights ur where ur.id = right_decisions.right_id)
+  );
+
+revoke all on public.right_decisions from anon, authenticated, service_role;
+grant select on public.right_decisions to authenticated, service_role;
+
+create function private.right_status_label(p_status public.right_status) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case p_status
+    when 'pending' then 'En attente'
+    when 'validated_user' then 'Validé par l''utilisateur'
+    when 'refused_user' then 'Refusé par l''utilisateur'
+    when 'validated_manager' then 'Validé par le manager'
+    when 'refused_manager' then 'Refusé par le manager'
+    when 'validated_bpo_metier' then 'Validé par le BPO Métier'
+    when 'refused_bpo_metier' then 'Refusé par le BPO Métier'
+    when 'validated_bpo_groupe' then 'Validé par le BPO Groupe'
+    when 'refused_bpo_groupe' then 'Refusé par le BPO Groupe'
+    when 'treatment_required' then 'Traitement requis'
+    when 'treated' then 'Traité'
+  end
+$$;
+
+-- Who may decide what (ARCHITECTURE §4), in one place. validate_user_right enforces it on the right it locks,
+-- and the reviewer queues (20261121000800_reviews.sql) list exactly the rights it would accept; nothing else
+-- restates these rules.
+
+-- The stage at which a role decides; null for a role that takes no review decision (admin, rssi).
+-- These helpers are PL/pgSQL rather than SQL: they are called per query by the queues and the verdict below, and a
+-- SQL function with its own search_path is planned anew at every call, a PL/pgSQL one once per session.
+create function private.review_stage_for(p_role public.user_role) returns public.review_stage
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_role
+    when 'user' then 'user'
+    when 'manager' then 'manager'
+    when 'bpo_metier' then 'bpo_metier'
+    when 'bpo_groupe' then 'bpo_groupe'
+    when 'ra' then 'ra'
+  end::public.review_stage;
+end;
+$$;
+
+-- The status a decision gives at a stage: approving or refusing; for the RA, treated or treatment_required.
+create function private.decision_status(p_stage public.review_stage, p_outcome public.review_decision)
+returns public.right_status
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_stage
+    when 'user' then case p_outcome when 'approved' then 'validated_user' when 'refused' then 'refused_user' end
+    when 'manager' then case p_outcome when 'approved' then 'validated_manager' when 'refused' then 'refused_manager' end
+    when 'bpo_metier' then case p_outcome when 'approved' then 'validated_bpo_metier' when 'refused' then 'refused_bpo_metier' end
+    when 'bpo_groupe' then case p_outcome when 'approved' then 'validated_bpo_groupe' when 'refused' then 'refused_bpo_groupe' end
+    when 'ra' then case p_outcome when 'approved' then 'treated' when 'refused' then 'treatment_required' end
+  end::public.right_status;
+end;
+$$;
+
+-- The states in which a right awaits a decision at a stage, for one outcome, or for either when p_outcome is null.
+-- The RA treats what was refused, and may close as treated what is already awaiting treatment.
+create function private.waiting_states(p_stage public.review_stage, p_outcome public.review_decision default null)
+returns public.right_status[]
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_stage
+    when 'user' then array['pending']
+    when 'manager' then array['pending', 'validated_user']
+    when 'bpo_metier' then array['validated_manager']
+    when 'bpo_groupe' then array['validated_bpo_metier']
+    when 'ra' then case
+      when p_outcome is distinct from 'refused' then
+        array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']
+      else array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']
+    end
+  end::public.right_status[];
+end;
+$$;
+
+-- The caller's review stage.
+create function private.my_review_stage() returns public.review_stage
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return private.review_stage_for(private.current_role());
+end;
+$$;
+
+grant execute on function
+  private.review_stage_for(public.user_role),
+  private.decision_status(public.review_stage, public.review_decision),
+  private.waiting_states(public.review_stage, public.review_decision),
+  private.my_review_stage()
+  to authenticated, service_role;
+
+-- For each right, whether the caller may decide on it now, and if not why: null when the decision would be accepted,
+-- otherwise, checked in this order,
+--   'own_right'        nobody decides at the manager, BPO or RA stage on a right they hold;
+--   'out_of_scope'     the stage's scope: the holder, the holder's manager, the application's BPO Métier, BPO Groupe
+--                      or RA (and any caller without a stage);
+--   'not_waiting'      the right is not in a state awaiting the caller's stage;
+--   'no_campaign', 'campaign_closed'
+--                      reviews happen inside a running campaign; the RA's treatment goes on after it closes.
+-- refusal is for a decision either way; approve_refusal and refuse_refusal for one outcome (they differ only where
+-- the RA may close as treated, but not refuse again, a right already awaiting treatment). Beside the verdict, what
+-- the right is: its holder, application and campaign.
+-- A view rather than a function: it is bound when created (no search_path applies to it) and the planner folds it
+-- into the query that reads it, so the reviewer queues test thousands of candidate rights with plain expressions and
+-- no function call per right (a SQL function with its own search_path is never inlined). The caller's identity and
+-- stage are initplans, evaluated once per query. It runs as the querying role: row-level security applies to a
+-- signed-in caller; validate_user_right reads it as the owner.
+create view private.review_verdicts
+with (security_invoker = true)
+as
+select
+  ur.id as right_id,
+  ur.status,
+  ur.role_name,
+  ur.account_type,
+  ur.justification,
+  ur.granted_at,
+  ur.last_used_at,
+  ur.user_id as holder_id,
+  h.first_name as holder_first_name,
+  h.last_name as holder_last_name,
+  h.email as holder_email,
+  h.position as holder_position,
+  h.department as holder_department,
+  ur.application_id,
+  a.name as application_name,
+  ur.campaign_id,
+  c.name as campaign_name,
+  c.status as campaign_status,
+  c.end_date as campaign_end_date,
+  t.stage,
+  coalesce(t.scope_refusal, case when not t.waits then 'not_waiting' end, t.campaign_refusal) as refusal,
+  coalesce(t.scope_refusal, case when not t.waits_approval then 'not_waiting' end, t.campaign_refusal) as approve_refusal,
+  coalesce(t.scope_refusal, case when not t.waits_refusal then 'not_waiting' end, t.campaign_refusal) as refuse_refusal
+from public.user_rights ur
+join public.users h on h.id = ur.user_id
+join public.applications a on a.id = ur.application_id
+left join public.campaigns c on c.id = ur.campaign_id
+-- Each test written once (offset 0 keeps the planner from copying it into every column that uses it).
+cross join lateral (
+  select
+    (select private.my_review_stage()) as stage,
+    case
+      when (select private.my_review_stage()) is null or (select auth.uid()) is null then 'out_of_scope'
+      when (select private.my_review_stage()) <> 'user' and ur.user_id = (select auth.uid()) then 'own_right'
+      when not coalesce(case (select private.my_review_stage())
+        when 'user' then ur.user_id = (select auth.uid())
+        when 'manager' then h.manager_id = (select auth.uid())
+        when 'bpo_metier' then a.bpo_metier_id = (select auth.uid())
+        when 'bpo_groupe' then a.bpo_groupe_id = (select auth.uid())
+        when 'ra' then a.ra_id = (select auth.uid())
+      end, false) then 'out_of_scope'
+    end as scope_refusal,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), null))::public.right_status[]), false) as waits,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), 'approved'))::public.right_status[]), false) as waits_approval,
+    coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), 'refused'))::public.right_status[]), false) as waits_refusal,
+    case
+      when (select private.my_review_stage()) = 'ra' then null
+      when c.id is null then 'no_campaign'
+      when c.status <> 'active' then 'campaign_closed'
+    end as campaign_refusal
+  offset 0
+) t;
+
+revoke all on private.review_verdicts from public, anon, authenticated, service_role;
+grant select on private.review_verdicts to authenticated, service_role;
+
+-- The review workflow of ARCHITECTURE §4. The stage comes from the caller's role; the right is locked
+-- before its state is read, so of two decisions arriving together exactly one finds it still waiting.
+create function public.validate_user_right(
+  right_id uuid,
+  new_status public.right_status,
+  comment text default null
+) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  caller_id uuid := auth.uid();
+  caller public.users;
+  stage public.review_stage;
+  approve_status public.right_status;
+  refuse_status public.right_status;
+  target public.user_rights;
+  app public.applications;
+  campaign_name text;
+  refusal text;
+  clean_comment text := nullif(btrim(comment), '');
+  outcome public.review_decision;
+  decision_id uuid;
+begin
+  if caller_id is null then
+    raise exception 'Vous devez être connecté pour statuer sur un droit.' using errcode = '42501';
+  end if;
+  select * into caller from public.users u where u.id = caller_id;
+  if caller.id is null then
+    raise exception 'Votre profil utilisateur est introuvable.' using errcode = '42501';
+  end if;
+
+  stage := private.review_stage_for(caller.role);
+  if stage is null then
+    raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
+      using errcode = '42501', hint = 'Invalid user role for validation';
+  end if;
+  approve_status := private.decision_status(stage, 'approved');
+  refuse_status := private.decision_status(stage, 'refused');
+
+  if new_status is null or new_status not in (approve_status, refuse_status) then
+    raise exception 'Le statut « % » ne peut pas être donné à votre étape de revue.',
+      coalesce(private.right_status_label(new_status), 'vide')
+      using errcode = '22023';
+  end if;
+  outcome := case when new_status = approve_status then 'approved' else 'refused' end::public.review_decision;
+
+  if char_length(clean_comment) > 2000 then
+    raise exception 'Le commentaire ne doit pas dépasser 2000 caractères.' using errcode = '22001';
+  end if;
+
+  select * into target from public.user_rights ur where ur.id = validate_user_right.right_id for update;
+  if target.id is null then
+    raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
+  end if;
+
+  select * into app from public.applications a where a.id = target.application_id;
+  select case outcome when 'approved' then v.approve_refusal else v.refuse_refusal end, v.campaign_name
+    into refusal, campaign_name
+    from private.review_verdicts v
+   where v.right_id = target.id;
+  if not found then
+    raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
+  end if;
+
+  if refusal = 'own_right' then
+    raise exception 'Vous ne pouvez pas statuer sur un droit que vous détenez vous-même.' using errcode = '42501';
+  elsif refusal = 'out_of_scope' then
+    raise exception 'Ce droit ne fait pas partie de votre périmètre de revue.' using errcode = '42501';
+  elsif refusal = 'not_waiting' then
+    raise exception 'Ce droit n''attend pas votre décision : son statut est « % ».', private.right_status_label(target.status)
+      using errcode = 'P0001';
+  elsif refusal = 'no_campaign' then
+    raise exception 'Ce droit ne fait partie d''aucune campagne de revue en cours.' using errcode = 'P0001';
+  elsif refusal = 'campaign_closed' then
+    raise exception 'La campagne « % » n''est pas en cours : les décisions y sont closes.', campaign_name
+      using errcode = 'P0001';
+  elsif refusal is not null then
+    raise exception 'Décision refusée (%).', refusal using errcode = 'P0001';
+  end if;
+
+  -- This function writes its own, richer audit entry for the change.
+  perform set_config('recertif.audit_suppressed', 'on', true);
+  update public.user_rights ur
+     set status = new_status,
+         validated_at = now(),
+         validated_by = caller_id,
+         review_comment = clean_comment
+   where ur.id = target.id;
+  perform set_config('recertif.audit_suppressed', 'off', true);
+
+  insert into public.right_decisions (
+    right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
+    campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
+  )
+  select
+    target.id, holder.id, holder.email, holder.first_name || ' ' || holder.last_name, app.id, app.name,
+    target.role_name, target.account_type,
+    target.campaign_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
+    caller.email, caller.first_name || ' ' || caller.last_name
+  from public.users holder
+  where holder.id = target.user_id
+  returning id into decision_id;
+
+  perform private.write_audit(
+    'decide',
+    'user_rights',
+    target.id::text,
+    jsonb_build_object(
+      'stage', stage,
+      'decision', outcome,
+      'from_status', target.status,
+      'to_status', new_status,
+      'comment', clean_comment,
+      'holder_id', target.user_id,
+      'application_id', target.application_id,
+      'campaign_id', target.campaign_id,
+      'decision_id', decision_id
+    )
+  );
+
+  return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id);
+end;
+$$;
+
+revoke execute on function public.validate_user_right(uuid, public.right_status, text) from public, anon;
+grant execute on function public.validate_user_right(uuid, public.right_status, text) to authenticated;
+
+-- ─── Closed campaigns are frozen ─────────────────────────────────────────────────────────────────────────────────
+-- Once a campaign is completed or archived, its figures and Excel files must never change (ARCHITECTURE §3): no right
+-- enters it, leaves it or changes in it, and no decision in it is added or changed, whoever asks — admin, rssi, a
+-- reviewer or the service role, through the API or any function. What the workflow itself still does there passes,
+-- and only that:
+--   * completing sends the undecided rights to the RA (status → treatment_required), in the completion itself;
+--   * the RA treats what was refused after the campaign closed (validate_user_right: status → treated or
+--     treatment_required, with validated_at, validated_by and review_comment, and a decision at the 'ra' stage);
+--   * a new campaign's start takes its in-scope rights out of closed campaigns (campaign_id → the started campaign,
+--     status reset); the closed campaign keeps its decisions, which copy what was decided on;
+--   * a right goes with its holder or its application (on delete cascade), and follows its holder's profile when it
+--     is linked to its account (update_user_id); a decision follows its author's profile the same way and loses its
+--     link to a right that is gone.
+-- The workflow columns (status, validated_*, review_comment, campaign_id) and right_decisions are written by those
+-- security-definer functions only: no API role holds UPDATE on them. The campaign is read as the owner; an insert
+-- takes a share lock on it, so that a campaign cannot close between the check and the insert's commit (updates do
+-- not: they hold a right's lock, which the completion waits for).
+create function private.guard_closed_campaign_right() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  old_closed boolean := false;
+  new_status public.campaign_status;
+begin
+  if tg_op = 'INSERT' then
+    select c.status into new_status from public.campaigns c where c.id = new.campaign_id for share;
+  elsif tg_op = 'UPDATE' and new.campaign_id is distinct from old.campaign_id then
+    select c.status into new_status from public.campaigns c where c.id = new.campaign_id;
+  end if;
+  if tg_op <> 'INSERT' then
+    select c.status in ('completed', 'archived') into old_closed from public.campaigns c where c.id = old.campaign_id;
+  end if;
+
+  if new_status in ('completed', 'archived')
+     or (tg_op = 'UPDATE' and coalesce(old_closed, false) and (
+       case
+         -- Out of a closed campaign, only into the one being started.
+         when new.campaign_id is distinct from old.campaign_id then new_status is distinct from 'active'
+         else
+           -- The holder changes only when the profile was relinked (its old id is gone).
+           (new.user_id is distinct from old.user_id and exists (select 1 from public.users u where u.id = old.user_id))
+           or new.status is distinct from old.status and new.status not in ('treatment_required', 'treated')
+           or (to_jsonb(new) - array['status', 'validated_at', 'validated_by', 'review_comment', 'user_id', 'updated_at'])
+              is distinct from (to_jsonb(old) - array['status', 'validated_at', 'validated_by', 'review_comment', 'user_id', 'updated_at'])
+       end
+     ))
+     or (tg_op = 'DELETE' and coalesce(old_closed, false)
+         and exists (select 1 from public.users u where u.id = old.user_id)
+         and exists (select 1 from public.applications a where a.id = old.application_id)) then
+    raise exception 'Cette campagne est clôturée : ses droits ne peuvent plus être modifiés.'
+      using errcode = '23514', hint = 'Une campagne terminée ou archivée est figée ; seul le RA traite encore ses droits refusés.';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$$;
+
+create trigger user_rights_guard_closed_campaign
+  before insert or update or delete on public.user_rights
+  for each row execute function private.guard_closed_campaign_right();
+
+create function private.guard_closed_campaign_decision() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  closed boolean;
+begin
+  select bool_or(c.status in ('completed', 'archived')) into closed
+    from public.campaigns c
+   where c.id in (
+     case when tg_op <> 'INSERT' then old.campaign_id end,
+     case when tg_op <> 'DELETE' then new.campaign_id end
+   );
+
+  if coalesce(closed, false) and (case tg_op
+    when 'INSERT' then new.stage <> 'ra'
+    when 'DELETE' then true
+    else
+      (new.right_id is distinct from old.right_id and new.right_id is not null)
+      or (new.decided_by is distinct from old.decided_by and exists (select 1 from public.users u where u.id = old.decided_by))
+      or (to_jsonb(new) - array['right_id', 'decided_by']) is distinct from (to_jsonb(old) - array['right_id', 'decided_by'])
+  end) then
+    raise exception 'Cette campagne est clôturée : ses décisions ne peuvent plus être modifiées.'
+      using errcode = '23514', hint = 'Une campagne terminée ou archivée est figée ; seul le RA traite encore ses droits refusés.';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$$;
+
+create trigger right_decisions_guard_closed_campaign
+  before insert or update or delete on public.right_decisions
+  for each row execute function private.guard_closed_campaign_decision();
+
+-- ─── Import ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+create function private.parse_date(p_value text) returns timestamptz
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  value text := nullif(btrim(p_value), '');
+begin
+  if value is null then
+    return null;
+  end if;
+  if value ~ '^\d{1,2}/\d{1,2}/\d{4}$' then
+    return to_date(value, 'DD/MM/YYYY')::timestamptz;
+  end if;
+  if value ~ '^\d{4}-\d{2}-\d{2}' then
+    return value::timestamptz;
+  end if;
+  return null;
+exception when others then
+  return null;
+end;
+$$;
+
+create function private.parse_account_type(p_value text) returns public.account_type
+language sql immutable
+set search_path = ''
+as $$
+  select case lower(btrim(p_value))
+    when 'standard' then 'standard'
+    when 'privileged' then 'privileged' when 'à privilèges' then 'privileged' when 'a privileges' then 'privileged'
+    when 'technical' then 'technical' when 'technique' then 'technical'
+    when 'shared' then 'shared' when 'partagé' then 'shared' when 'générique' then 'shared'
+    when 'partagé / générique' then 'shared'
+    when 'emergency' then 'emergency' when 'urgence' then 'emergency' when 'break glass' then 'emergency'
+    when 'external' then 'external' when 'externe' then 'external'
+  end::public.account_type
+$$;
+
+-- One row per line of the import, resolved against the directory, with every problem found on it. With a campaign,
+-- a line outside the campaign's application or account type is a problem too.
+create function private.resolve_import_rows(p_rows jsonb, p_campaign_id uuid default null)
+returns table (
+  line integer,
+  user_id uuid,
+  application_id uuid,
+  role_name text,
+  account_type public.account_type,
+  justification text,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  errors text[]
+)
+language sql stable
+set search_path = ''
+as $$
+  with raw as (
+    select
+      case when jsonb_typeof(e.value -> 'line') = 'number' then (e.value ->> 'line')::integer else e.ordinality::integer end as line,
+      jsonb_typeof(e.value) = 'object' as is_object,
+      nullif(btrim(e.value ->> 'email'), '') as email,
+      nullif(btrim(e.value ->> 'application'), '') as application,
+      nullif(btrim(e.value ->> 'role_name'), '') as role_name,
+      nullif(btrim(e.value ->> 'account_type'), '') as account_type_text,
+      nullif(btrim(e.value ->> 'justification'), '') as justification,
+      nullif(btrim(e.value ->> 'granted_at'), '') as granted_text,
+      nullif(btrim(e.value ->> 'last_used_at'), '') as last_used_text
+    from jsonb_array_elements(p_rows) with ordinality as e (value, ordinality)
+  ),
+  resolved as (
+    select
+      raw.*,
+      u.id as user_id,
+      a.id as application_id,
+      a.name as application_name,
+      coalesce(private.parse_account_type(raw.account_type_text), case when raw.account_type_text is null then 'standard'::public.account_type end) as account_type,
+      private.parse_date(raw.granted_text) as granted_at,
+      private.parse_date(raw.last_used_text) as last_used_at,
+      min(raw.line) over (partition by lower(raw.email), lower(raw.application), lower(raw.role_name)) as first_line
+    from raw
+    left join public.users u on lower(u.email) = lower(raw.email)
+    left join public.applications a on lower(a.name) = lower(raw.application)
+  ),
+  scope as (
+    select c.application_id, c.account_type
+      from public.campaigns c
+     where c.id = p_campaign_id
+  )
+  select
+    r.line,
+    r.user_id,
+    r.application_id,
+    r.role_name,
+    r.account_type,
+    r.justification,
+    coalesce(r.granted_at, now()),
+    r.last_used_at,
+    array_remove(array[
+      case when not r.is_object then 'ligne illisible' end,
+      case when r.is_object and r.email is null then 'e-mail manquant'
+           when r.is_object and r.user_id is null then format('utilisateur inconnu : %s', r.email) end,
+      case when r.is_object and r.application is null then 'application manquante'
+           when r.is_object and r.application_id is null then format('application inconnue : %s', r.application) end,
+      case when r.is_object and r.role_name is null then 'rôle manquant'
+           when char_length(r.role_name) > 200 then 'rôle trop long (200 caractères au plus)' end,
+      case when r.account_type is null then format('type de compte inconnu : %s', r.account_type_text) end,
+      case when r.granted_text is not null and r.granted_at is null then format('date d''attribution invalide : %s', r.granted_text)
+           when r.granted_at > now() then 'date d''attribution dans le futur' end,
+      case when r.last_used_text is not null and r.last_used_at is null then format('date de dernière utilisation invalide : %s', r.last_used_text)
+           when r.last_used_at > now() then 'date de dernière utilisation dans le futur' end,
+      case when char_length(r.justification) > 2000 then 'justification trop longue (2000 caractères au plus)' end,
+      case when r.is_object and r.email is not null and r.line <> r.first_line then format('doublon de la ligne %s', r.first_line) end,
+      case when exists (
+        select 1 from public.user_rights ur
+         where ur.user_id = r.user_id and ur.application_id = r.application_id and ur.role_name = r.role_name
+      ) then 'ce droit existe déjà' end,
+      case when r.application_id is not null and exists (
+        select 1 from scope s where s.application_id is not null and s.application_id <> r.application_id
+      ) then format('application hors du périmètre de la campagne : %s', r.application_name) end,
+      case when r.account_type is not null and exists (
+        select 1 from scope s where s.account_type is not null and s.account_type <> r.account_type
+      ) then format('type de compte hors du périmètre de la campagne : %s', coalesce(r.account_type_text, r.account_type::text)) end
+    ], null)
+  from resolved r
+$$;
+
+grant execute on function private.parse_date(text), private.parse_account_type(text), private.resolve_import_rows(jsonb, uuid)
+  to authenticated;
+
+-- rpc('import_user_rights', { rows, campaign_id? }) → { success, imported, errors: [{ line, errors: [...] }] }.
+-- Imports rights all or nothing: either every line is valid and all are inserted (pending, into the campaign when one
+-- is given — a draft, whose start will review them, or an active one, where they are reviewed at once — otherwise
+-- into none), or none is and the report lists every bad line with its problems. A completed or archived campaign
+-- takes no more rights.
+create function public.import_user_rights(rows jsonb, campaign_id uuid default null) returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  target public.campaigns;
+  report jsonb;
+  imported bigint;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer des droits.');
+  if rows is null or jsonb_typeof(rows) <> 'array' then
+    raise exception 'L''import attend une liste de lignes.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(rows) = 0 then
+    raise exception 'Le fichier ne contient aucune ligne à importer.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(rows) > 50000 then
+    raise exception 'Le fichier contient % lignes : 50 000 au plus par import.', jsonb_array_length(rows) using errcode = '22023';
+  end if;
+
+  if import_user_rights.campaign_id is not null then
+    -- Held until the import commits: the campaign cannot be started or closed under it, so the rights it receives
+    -- are the ones its start attaches and its completion sends to the RA.
+    select * into target from public.campaigns c where c.id = import_user_rights.campaign_id for share;
+    if target.id is null then
+      raise exception 'Campagne introuvable.' using errcode = 'P0001';
+    end if;
+    if target.status not in ('draft', 'active') then
+      raise exception 'La campagne « % » est % : on ne peut plus y importer de droits.',
+        target.name, lower(private.campaign_status_label(target.status))
+        using errcode = 'P0001', hint = 'Importez les droits dans une campagne en brouillon ou en cours, ou hors campagne.';
+    end if;
+  end if;
+
+  select coalesce(jsonb_agg(jsonb_build_object('line', r.line, 'errors', to_jsonb(r.errors)) order by r.line), '[]'::jsonb)
+    into report
+    from private.resolve_import_rows(rows, target.id) r
+   where cardinality(r.errors) > 0;
+  if jsonb_array_length(report) > 0 then
+    return jsonb_build_object('success', false, 'imported', 0, 'errors', report);
+  end if;
+
+  insert into public.user_rights (user_id, application_id, role_name, account_type, justification, granted_at, last_used_at, campaign_id)
+  select r.user_id, r.application_id, r.role_name, r.account_type, r.justification, r.granted_at, r.last_used_at, target.id
+    from private.resolve_import_rows(rows, target.id) r;
+  get diagnostics imported = row_count;
+  return jsonb_build_object('success', true, 'imported', imported, 'errors', '[]'::jsonb);
+end;
+$$;
+
+revoke execute on function public.import_user_rights(jsonb, uuid) from public, anon;
+grant execute on function public.import_user_rights(jsonb, uuid) to authenticated;
+
