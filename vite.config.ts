@@ -46,6 +46,10 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   test: {
     globals: true,
+    // For every project: on a shared 2-core machine a jsdom file's first render (transforming lazy pages) or a
+    // database file's fresh copy of the template can take many times Vitest's 5 s default without being stuck.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
@@ -55,8 +59,6 @@ export default defineConfig({
           include: ['tests/db/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
         },
       },
       {
@@ -66,8 +68,6 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
         },
       },
       {

@@ -6,12 +6,24 @@ import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../supabase/local/keys.js'
 
 export const LOCAL_BUILD_MODE = 'local-server'
 
+// The values .env.example ships with: a copied file that was never filled in builds a site that reaches nothing.
+const PLACEHOLDER_URL = 'https://your-project.supabase.co'
+const PLACEHOLDER_ANON_KEY = 'your-anon-key'
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '::1'])
 
 export function isLocalSupabaseUrl(url: string): boolean {
   try {
     const { hostname } = new URL(url)
     return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost') || hostname.startsWith('127.')
+  } catch {
+    return false
+  }
+}
+
+function isPlaceholderUrl(url: string): boolean {
+  try {
+    return new URL(url.trim()).hostname === new URL(PLACEHOLDER_URL).hostname
   } catch {
     return false
   }
@@ -31,7 +43,13 @@ export function buildRefusal({ mode, url, anonKey }: BuildTarget): string | null
     'or run `npm run build:local` to build deliberately against the local development server.'
   if (!url?.trim()) return `Refusing to build: VITE_SUPABASE_URL is not set.\n${hint}`
   if (isLocalSupabaseUrl(url)) return `Refusing to build: VITE_SUPABASE_URL (${url}) is the local development server.\n${hint}`
+  if (isPlaceholderUrl(url)) {
+    return `Refusing to build: VITE_SUPABASE_URL (${url}) is the placeholder from .env.example, not a project.\n${hint}`
+  }
   if (!anonKey?.trim()) return `Refusing to build: VITE_SUPABASE_ANON_KEY is not set.\n${hint}`
+  if (anonKey.trim() === PLACEHOLDER_ANON_KEY) {
+    return `Refusing to build: VITE_SUPABASE_ANON_KEY is the placeholder from .env.example, not a key.\n${hint}`
+  }
   if (anonKey.trim() === DEV_ANON_KEY || anonKey.trim() === DEV_SERVICE_ROLE_KEY) {
     return `Refusing to build: VITE_SUPABASE_ANON_KEY is the local development key, which is public.\n${hint}`
   }

@@ -28,6 +28,22 @@ describe('build guard', () => {
     }
   })
 
+  it('refuses the placeholders of .env.example, copied without being filled in', () => {
+    const example = Object.fromEntries(
+      readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => /^VITE_SUPABASE_(URL|ANON_KEY)=/.test(line))
+        .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
+    )
+    expect(buildRefusal({ mode: 'production', url: example.VITE_SUPABASE_URL, anonKey: example.VITE_SUPABASE_ANON_KEY })).toMatch(
+      /VITE_SUPABASE_URL \(https:\/\/your-project\.supabase\.co\) is the placeholder from \.env\.example/,
+    )
+    expect(buildRefusal({ mode: 'production', url: 'HTTPS://Your-Project.supabase.co/ ', anonKey: 'key' })).toMatch(/placeholder/)
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: example.VITE_SUPABASE_ANON_KEY })).toMatch(
+      /VITE_SUPABASE_ANON_KEY is the placeholder from \.env\.example/,
+    )
+  })
+
   it('accepts anything when asked for a local build', () => {
     expect(buildRefusal({ mode: LOCAL_BUILD_MODE, url: undefined, anonKey: undefined })).toBeNull()
   })
