@@ -7,7 +7,7 @@ export function hasRole(user: Pick<AppUser, 'role'> | null | undefined, roles: R
   return typeof roles === 'string' ? user.role === roles : roles.includes(user.role)
 }
 
-export const ADMIN_ROLES = ['admin', 'rssi'] as const satisfies readonly Role[]
+const ADMIN_ROLES = ['admin', 'rssi'] as const satisfies readonly Role[]
 
 export const isAdministrator = (user: Pick<AppUser, 'role'> | null | undefined) => hasRole(user, ADMIN_ROLES)
 

@@ -3,7 +3,7 @@ import type { SignOutFailure } from './types'
 /** Set by a sign-out; while present the browser's stored session is not restored (SPEC §4). */
 export const LOGGED_OUT_FLAG_KEY = 'recertif.logged-out'
 
-export const LOGIN_AFTER_LOGOUT_PATH = '/login?logged_out=true'
+const LOGIN_AFTER_LOGOUT_PATH = '/login?logged_out=true'
 
 export type LogoutReason = 'user' | 'inactivity'
 

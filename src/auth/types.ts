@@ -23,8 +23,6 @@ export interface AuthIdentity {
   fullName: string | null
 }
 
-export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated'
-
 /** A sign-out failure as the authentication layer reports it. */
 export interface SignOutFailure {
   status?: number

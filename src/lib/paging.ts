@@ -1,15 +1,17 @@
+import { throwApiError, type ApiFailure } from './api-error'
+
 /** The most rows the API returns for one read (PostgREST's max-rows on hosted Supabase and on the local server). */
 export const API_PAGE_SIZE = 1000
 
-type PageResult<T> = PromiseLike<{ data: T[] | null; error: { message: string } | null }>
+type PageResult<T> = PromiseLike<{ data: T[] | null; error: ApiFailure | null }>
 
 /**
  * Every row of an ordered read, page by page, since one read stops at 1000 rows. `page` must order on a unique key
- * so that pages neither overlap nor skip; `fail` turns an API error into the feature's own thrown error.
+ * so that pages neither overlap nor skip; an API error is thrown as the screens show it, unless `fail` says otherwise.
  */
 export async function readAllPages<T>(
   page: (from: number, to: number) => PageResult<T>,
-  fail: (error: { message: string }) => never,
+  fail: (error: ApiFailure) => never = throwApiError,
 ): Promise<T[]> {
   const rows: T[] = []
   for (let from = 0; ; from += API_PAGE_SIZE) {
@@ -18,4 +20,11 @@ export async function readAllPages<T>(
     rows.push(...(data ?? []))
     if ((data ?? []).length < API_PAGE_SIZE) return rows
   }
+}
+
+const numberFr = new Intl.NumberFormat('fr-FR')
+
+/** A list's total in French, « 1 500 utilisateurs », so that a long list read in full says how long it is. */
+export function totalText(count: number, singular: string, plural: string): string {
+  return `${numberFr.format(count)} ${count > 1 ? plural : singular}`
 }

@@ -16,3 +16,10 @@ export function rateTone(percent: number): Tone {
   if (percent >= 75) return 'orange'
   return 'red'
 }
+
+const CAMPAIGN_STATUS_TONES: Record<string, Tone> = { draft: 'grey', active: 'blue', completed: 'green', archived: 'amber' }
+
+/** SPEC §4: a draft grey, an active campaign blue, a completed one green, an archived one amber. */
+export function campaignStatusTone(status: string): Tone {
+  return CAMPAIGN_STATUS_TONES[status] ?? 'grey'
+}

@@ -11,7 +11,7 @@ let page: Page
 const apiAs = signedInClient
 
 interface DashboardJson {
-  counters: { compliance_rate: number | null; at_risk_rights: number; reviews_in_progress: number; reviews_completed: number }
+  counters: { validation_rate: number | null; at_risk_rights: number; reviews_in_progress: number; reviews_completed: number }
   compliance_by_application: { application_id: string; application_name: string; total_rights: number }[]
 }
 
@@ -45,7 +45,7 @@ describe('RSSI views', () => {
 
     await signIn(page, 'rssi@example.com')
     await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor()
-    await counter('Taux de conformité').getByText(rateText(expected.counters.compliance_rate), { exact: true }).waitFor()
+    await counter('Taux de conformité').getByText(rateText(expected.counters.validation_rate), { exact: true }).waitFor()
     expect(await counter('Comptes à risque').innerText()).toBe(String(expected.counters.at_risk_rights))
     expect(await counter('Revues en cours').innerText()).toBe(String(expectedReviews.reviews_in_progress))
     expect(await counter('Revues complétées').innerText()).toBe(String(expectedReviews.reviews_completed))
@@ -55,7 +55,7 @@ describe('RSSI views', () => {
     const target = [...expected.compliance_by_application].sort((a, b) => b.total_rights - a.total_rights)[0]
     expect(target).toBeDefined()
     const filtered = await api.rpc('rssi_dashboard', { p_application_id: target!.application_id })
-    const filteredRate = (filtered.data as unknown as DashboardJson).counters.compliance_rate
+    const filteredRate = (filtered.data as unknown as DashboardJson).counters.validation_rate
     const filteredCount = await api.rpc('rssi_rights_count', { p_application_id: target!.application_id })
     expect(filteredCount.error).toBeNull()
 

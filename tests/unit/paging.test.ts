@@ -1,4 +1,5 @@
-import { API_PAGE_SIZE, readAllPages } from '@/lib/paging'
+import { ApiError } from '@/lib/api-error'
+import { API_PAGE_SIZE, readAllPages, totalText } from '@/lib/paging'
 
 const fail = (error: { message: string }): never => {
   throw new Error(`échec : ${error.message}`)
@@ -34,5 +35,22 @@ describe('readAllPages', () => {
     await expect(
       readAllPages(async (from) => (from === 0 ? { data: Array(API_PAGE_SIZE).fill(1), error: null } : { data: null, error: { message: 'JWT expired' } }), fail),
     ).rejects.toThrow('échec : JWT expired')
+  })
+})
+
+describe('readAllPages without a fail of its own', () => {
+  it('throws the server’s message with its code, or the French fallback when the message is empty', async () => {
+    const refusal = readAllPages(async () => ({ data: null, error: { message: 'permission refusée', code: '42501' } }))
+    await expect(refusal).rejects.toBeInstanceOf(ApiError)
+    await expect(refusal).rejects.toMatchObject({ message: 'permission refusée', code: '42501' })
+    await expect(readAllPages(async () => ({ data: null, error: { message: ' ' } }))).rejects.toThrow('Une erreur est survenue')
+  })
+})
+
+describe('totalText', () => {
+  it('says a list’s total in French, with a space between thousands and the plural from 2', () => {
+    expect(totalText(1500, 'utilisateur', 'utilisateurs')).toBe('1\u202f500 utilisateurs')
+    expect(totalText(1, 'application', 'applications')).toBe('1 application')
+    expect(totalText(0, 'campagne', 'campagnes')).toBe('0 campagne')
   })
 })

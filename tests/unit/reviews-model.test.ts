@@ -1,7 +1,5 @@
 import {
   applyFilters,
-  countByCounter,
-  counterOf,
   decisionLabels,
   filterOptions,
   groupQueue,
@@ -41,29 +39,6 @@ function item(overrides: Partial<QueueItem>): QueueItem {
     ...overrides,
   }
 }
-
-describe('status → counter (SPEC §2)', () => {
-  it.each([
-    ['pending', 'pending'],
-    ['validated_user', 'validated'],
-    ['validated_bpo_groupe', 'validated'],
-    ['refused_manager', 'refused'],
-    ['refused_user', 'refused'],
-    ['treatment_required', 'other'],
-    ['treated', 'other'],
-  ])('%s counts as %s', (status, counter) => {
-    expect(counterOf(status)).toBe(counter)
-  })
-
-  it('counts a list of statuses', () => {
-    expect(countByCounter(['pending', 'pending', 'validated_manager', 'refused_user', 'treated'])).toEqual({
-      pending: 2,
-      validated: 1,
-      refused: 1,
-      other: 1,
-    })
-  })
-})
 
 describe('inactivity recommendation (SPEC §9)', () => {
   it('uses the text the database computed', () => {
@@ -136,15 +111,25 @@ describe('decisions', () => {
 
   it('decides right by right and reports each failure while the rest succeed', async () => {
     const calls: string[] = []
-    const outcomes = await runBulk(['r1', 'r2', 'r3'], async (id) => {
-      calls.push(id)
-      if (id === 'r2') throw new Error('Ce droit a déjà été traité')
-    })
-    expect(calls).toEqual(['r1', 'r2', 'r3'])
+    const outcomes = await runBulk(
+      [
+        { rightId: 'r1', status: 'refused_manager', comment: 'Revue' },
+        { rightId: 'r2', status: 'refused_manager', comment: 'Revue' },
+        { rightId: 'r3', status: null, comment: 'Revue' },
+        { rightId: 'r4', status: 'refused_manager', comment: 'Revue' },
+      ],
+      async ({ rightId, status, comment }) => {
+        calls.push(`${rightId}:${status}:${comment}`)
+        if (rightId === 'r2') throw new Error('Ce droit a déjà été traité')
+      },
+    )
+    // A right on which the decision is not possible is never sent.
+    expect(calls).toEqual(['r1:refused_manager:Revue', 'r2:refused_manager:Revue', 'r4:refused_manager:Revue'])
     expect(outcomes).toEqual([
       { rightId: 'r1', ok: true, message: null },
       { rightId: 'r2', ok: false, message: 'Ce droit a déjà été traité' },
-      { rightId: 'r3', ok: true, message: null },
+      { rightId: 'r3', ok: false, message: 'Cette décision n’est pas possible sur ce droit.' },
+      { rightId: 'r4', ok: true, message: null },
     ])
   })
 })

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom'
 import { useAuth, useCurrentUser } from '@/auth/auth-context'
 import { useInactivitySignOut } from '@/auth/useInactivitySignOut'
 import { Spinner } from '@/components/ui/Spinner'
+import { useLiveRights } from '@/features/rights/api'
 import { AccessDeniedPage } from '@/pages/AccessDenied'
 import { APP_PAGES, appPath, canOpen } from '../app-pages'
 import { RequireAuth } from '../guards'
@@ -29,6 +30,8 @@ function pageAt(pathname: string) {
 
 function SignedInShell() {
   useInactivitySignOut()
+  // One subscription for the whole session keeps every view of rights and decisions live, whatever the page or role.
+  useLiveRights()
   const user = useCurrentUser()
   const { logout } = useAuth()
   const { pathname } = useLocation()

@@ -1,11 +1,9 @@
 import { Bell } from 'lucide-react'
 import { Link } from 'react-router-dom'
-import { useLiveReviews, useReviewQueueCount } from '@/features/reviews/api'
+import { useReviewQueueCount } from '@/features/reviews/api'
 
 /** Leads to Mes revues, with the number of rights awaiting the caller's decision when there are any. */
 export function NotificationsLink() {
-  // The bell is on every signed-in page, so this one subscription keeps every review list live too.
-  useLiveReviews()
   const count = useReviewQueueCount().data ?? 0
   const label = count > 0 ? `Notifications : mes revues, ${count} droit(s) en attente de ma décision` : 'Notifications : mes revues'
   return (

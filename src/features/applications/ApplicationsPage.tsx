@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
+import { totalText } from '@/lib/paging'
 import { useApplications, useDeleteApplication, useOwnerChoices, useSaveApplication } from './api'
 import { ApplicationFormDialog } from './ApplicationFormDialog'
 import { APPLICATION_MESSAGES, applicationToForm, EMPTY_APPLICATION_FORM, personName, type ApplicationRow } from './model'
@@ -66,6 +67,9 @@ export function ApplicationsPage({ title, canManage }: { title: string; canManag
       {applications.isError && <ErrorBox message={applications.error.message} className="mb-4" />}
       {linkedId && applications.data && !linked && (
         <ErrorBox message="L'application demandée est introuvable : elle a peut-être été supprimée." className="mb-4" />
+      )}
+      {applications.data && (
+        <p className="mb-2 text-sm text-gray-600">{totalText(applications.data.length, 'application', 'applications')}</p>
       )}
       <Card>
         <div ref={listRef}>

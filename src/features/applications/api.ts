@@ -1,47 +1,55 @@
 /** The only file of the applications feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { throwApiError } from '@/lib/api-error'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { groupOwnerChoices, type ApplicationInput, type ApplicationOwnerChoices, type ApplicationRow, type OwnerChoice } from './model'
 
-/** The server's French message, or SPEC §8's fallback in French when it gave none. */
-function fail(error: { message: string }, fallback = DEFAULT_ERROR_MESSAGE): never {
-  throw new Error(error.message?.trim() ? error.message : fallback)
-}
-
 const APPLICATION_SELECT =
   '*, ra:ra_id(first_name,last_name), bpo_metier:bpo_metier_id(first_name,last_name), bpo_groupe:bpo_groupe_id(first_name,last_name), rssi:rssi_id(first_name,last_name)'
 
-export async function fetchApplications(): Promise<ApplicationRow[]> {
-  const { data, error } = await getSupabase().from('applications').select(APPLICATION_SELECT).order('name')
-  if (error) fail(error)
-  return (data ?? []) as unknown as ApplicationRow[]
+/** Every application by name; the id breaks ties so that pages neither overlap nor skip. */
+export function fetchApplications(): Promise<ApplicationRow[]> {
+  return readAllPages((from, to) =>
+    getSupabase()
+      .from('applications')
+      .select(APPLICATION_SELECT)
+      .order('name')
+      .order('id')
+      .range(from, to)
+      .overrideTypes<ApplicationRow[], { merge: false }>(),
+  )
 }
 
+/** Every person who may own an application, however many there are. */
 export async function fetchOwnerChoices(): Promise<ApplicationOwnerChoices> {
-  const { data, error } = await getSupabase()
-    .from('users')
-    .select('id, first_name, last_name, role')
-    .in('role', ['ra', 'bpo_metier', 'bpo_groupe', 'rssi'])
-    .order('last_name')
-  if (error) fail(error)
-  return groupOwnerChoices((data ?? []) as OwnerChoice[])
+  const people = await readAllPages<OwnerChoice>((from, to) =>
+    getSupabase()
+      .from('users')
+      .select('id, first_name, last_name, role')
+      .in('role', ['ra', 'bpo_metier', 'bpo_groupe', 'rssi'])
+      .order('last_name')
+      .order('first_name')
+      .order('id')
+      .range(from, to),
+  )
+  return groupOwnerChoices(people)
 }
 
 export async function createApplication(input: ApplicationInput): Promise<void> {
   const { error } = await getSupabase().rpc('create_application', input)
-  if (error) fail(error, "Erreur lors de la création de l'application")
+  if (error) throwApiError(error, "Erreur lors de la création de l'application")
 }
 
 export async function updateApplication(id: string, input: ApplicationInput): Promise<void> {
   const { error } = await getSupabase().rpc('update_application', { application_id: id, ...input })
-  if (error) fail(error, "Erreur lors de la mise à jour de l'application")
+  if (error) throwApiError(error, "Erreur lors de la mise à jour de l'application")
 }
 
 export async function deleteApplication(id: string): Promise<void> {
   const { error } = await getSupabase().rpc('delete_application', { application_id: id })
-  if (error) fail(error, "Erreur lors de la suppression de l'application")
+  if (error) throwApiError(error, "Erreur lors de la suppression de l'application")
 }
 
 export const applicationKeys = {

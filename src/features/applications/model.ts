@@ -64,7 +64,7 @@ export const APPLICATION_MESSAGES = {
     `Êtes-vous sûr de vouloir supprimer l'application ${name} ? Cette action est irréversible : les droits et les contrôles de l'application seront également supprimés.`,
 } as const
 
-export const applicationFormSchema = z.object({
+const applicationFormSchema = z.object({
   name: z.string().trim().min(1, APPLICATION_MESSAGES.nameRequired).max(200),
   description: z.string().max(2000),
   ra_id: z.string().min(1, APPLICATION_MESSAGES.raRequired),

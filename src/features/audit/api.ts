@@ -1,5 +1,6 @@
 /** The only file of the audit feature that calls Supabase. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { throwApiError } from '@/lib/api-error'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import {
@@ -11,10 +12,6 @@ import {
   type AuditFilters,
 } from './model'
 
-function fail(error: { message: string }): never {
-  throw new Error(error.message)
-}
-
 /** One page of the filtered events, newest first; page 0 is the newest. */
 export async function fetchAuditPage(filters: AuditFilters, page: number): Promise<AuditEvent[]> {
   const { data, error } = await getSupabase().rpc('rssi_audit_events', {
@@ -22,19 +19,19 @@ export async function fetchAuditPage(filters: AuditFilters, page: number): Promi
     p_limit: AUDIT_PAGE_SIZE,
     p_offset: page * AUDIT_PAGE_SIZE,
   })
-  if (error) fail(error)
+  if (error) throwApiError(error)
   return (data ?? []) as AuditEvent[]
 }
 
 export async function fetchAuditCount(filters: AuditFilters): Promise<number> {
   const { data, error } = await getSupabase().rpc('rssi_audit_count', auditArgs(filters))
-  if (error) fail(error)
+  if (error) throwApiError(error)
   return Number(data ?? 0)
 }
 
 export async function fetchAuditFilterOptions(): Promise<AuditFilterOptions> {
   const { data, error } = await getSupabase().rpc('rssi_audit_filters')
-  if (error) fail(error)
+  if (error) throwApiError(error)
   const options = (data ?? {}) as Partial<AuditFilterOptions>
   return { actions: options.actions ?? [], users: options.users ?? [] }
 }
@@ -49,7 +46,7 @@ export async function fetchAllAuditEvents(filters: AuditFilters, onProgress?: (f
       p_limit: AUDIT_EXPORT_PAGE_SIZE,
       p_before_id: beforeId,
     })
-    if (error) fail(error)
+    if (error) throwApiError(error)
     const page = (data ?? []) as AuditEvent[]
     events.push(...page)
     onProgress?.(events.length)

@@ -44,7 +44,7 @@ export interface AuditFilters {
 
 export const EMPTY_AUDIT_FILTERS: AuditFilters = { search: '', userId: '', action: '', from: '', to: '' }
 
-export const ACTION_LABELS: Record<string, string> = {
+const ACTION_LABELS: Record<string, string> = {
   create: 'Création',
   update: 'Modification',
   delete: 'Suppression',

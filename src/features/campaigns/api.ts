@@ -1,5 +1,6 @@
 /** The only file of the campaigns feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { throwApiError } from '@/lib/api-error'
 import { uuidSlices, withinSlice, type UuidSlice } from '@/lib/keyset'
 import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
@@ -8,10 +9,6 @@ import type { Json } from '@/lib/database.types'
 import type { AccountType, CampaignStatus } from '@/lib/labels'
 import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
 import type { ImportReference, ImportRow, LineReport } from './import/csv-import'
-
-function fail(error: { message: string }): never {
-  throw new Error(error.message)
-}
 
 interface CampaignRow {
   id: string
@@ -37,19 +34,23 @@ interface ProgressRow {
   validated_bpo_metier_count: number | null
 }
 
+/** Every campaign, newest first, with its progress; both reads go past the API's 1000 rows. */
 export async function fetchCampaigns(): Promise<Campaign[]> {
   const supabase = getSupabase()
   const [campaigns, progress] = await Promise.all([
-    supabase
-      .from('campaigns')
-      .select('*, application:application_id(name), creator:created_by(first_name,last_name,email)')
-      .order('created_at', { ascending: false }),
-    supabase.from('campaign_progress').select('*'),
+    readAllPages((from, to) =>
+      supabase
+        .from('campaigns')
+        .select('*, application:application_id(name), creator:created_by(first_name,last_name,email)')
+        .order('created_at', { ascending: false })
+        .order('id')
+        .range(from, to)
+        .overrideTypes<CampaignRow[], { merge: false }>(),
+    ),
+    readAllPages<ProgressRow>((from, to) => supabase.from('campaign_progress').select('*').order('campaign_id').range(from, to)),
   ])
-  if (campaigns.error) fail(campaigns.error)
-  if (progress.error) fail(progress.error)
-  const byCampaign = new Map((progress.data as ProgressRow[]).map((row) => [row.campaign_id, row]))
-  return (campaigns.data as unknown as CampaignRow[]).map((row) => {
+  const byCampaign = new Map(progress.map((row) => [row.campaign_id, row]))
+  return campaigns.map((row) => {
     const figures = byCampaign.get(row.id)
     const creator = row.creator ? [row.creator.first_name, row.creator.last_name].filter(Boolean).join(' ') : ''
     return {
@@ -79,32 +80,31 @@ export interface ApplicationOption {
   name: string
 }
 
-export async function fetchApplicationOptions(): Promise<ApplicationOption[]> {
-  const { data, error } = await getSupabase().from('applications').select('id,name').order('name')
-  if (error) fail(error)
-  return data ?? []
+/** Every application a campaign may target, not only the first thousand. */
+export function fetchApplicationOptions(): Promise<ApplicationOption[]> {
+  return readAllPages((from, to) => getSupabase().from('applications').select('id,name').order('name').order('id').range(from, to))
 }
 
 export async function createCampaign(payload: CampaignPayload): Promise<void> {
   const { error } = await getSupabase().from('campaigns').insert(payload)
-  if (error) fail(error)
+  if (error) throwApiError(error)
 }
 
 export async function updateCampaign(id: string, payload: CampaignPayload): Promise<void> {
   const { data, error } = await getSupabase().from('campaigns').update(payload).eq('id', id).select('id')
-  if (error) fail(error)
+  if (error) throwApiError(error)
   if (!data?.length) throw new Error("La campagne n'a pas pu être modifiée.")
 }
 
 export async function setCampaignStatus(id: string, status: CampaignStatus): Promise<void> {
   const { data, error } = await getSupabase().from('campaigns').update({ status }).eq('id', id).select('id')
-  if (error) fail(error)
+  if (error) throwApiError(error)
   if (!data?.length) throw new Error("Le statut de la campagne n'a pas pu être modifié.")
 }
 
 export async function deleteCampaign(id: string): Promise<void> {
   const { data, error } = await getSupabase().from('campaigns').delete().eq('id', id).select('id')
-  if (error) fail(error)
+  if (error) throwApiError(error)
   if (!data?.length) throw new Error("La campagne n'a pas pu être supprimée.")
 }
 
@@ -129,7 +129,7 @@ export async function fetchExportRows(campaignId: string, file: ExportFile, onPr
         p_limit: EXPORT_PAGE_SIZE,
         ...(afterId ? { p_after_id: afterId } : {}),
       })
-      if (error) fail(error)
+      if (error) throwApiError(error)
       const page = withinSlice((data ?? []) as unknown as ExportRow[], (row) => row.right_id, slice, EXPORT_PAGE_SIZE)
       rows.push(...page.rows)
       fetched += page.rows.length
@@ -142,68 +142,14 @@ export async function fetchExportRows(campaignId: string, file: ExportFile, onPr
   return slices.flat()
 }
 
-export interface AdminCounters {
-  active_campaigns: number
-  draft_campaigns: number
-  completed_campaigns: number
-  archived_campaigns: number
-  users: number
-  applications: number
-}
-
-export async function fetchAdminDashboard(): Promise<AdminCounters> {
-  const { data, error } = await getSupabase().rpc('admin_dashboard')
-  if (error) fail(error)
-  const row = (Array.isArray(data) ? data[0] : data) as Partial<AdminCounters> | null
-  return {
-    active_campaigns: row?.active_campaigns ?? 0,
-    draft_campaigns: row?.draft_campaigns ?? 0,
-    completed_campaigns: row?.completed_campaigns ?? 0,
-    archived_campaigns: row?.archived_campaigns ?? 0,
-    users: row?.users ?? 0,
-    applications: row?.applications ?? 0,
-  }
-}
-
-export interface DirectoryUser {
-  id: string
-  first_name: string
-  last_name: string
-  email: string
-  role: string
-  department: string | null
-}
-
-export async function fetchDirectoryUsers(): Promise<DirectoryUser[]> {
-  const { data, error } = await getSupabase()
-    .from('users')
-    .select('id,first_name,last_name,email,role,department')
-    .order('last_name')
-  if (error) fail(error)
-  return (data ?? []) as DirectoryUser[]
-}
-
-export interface ApplicationSummary {
-  id: string
-  name: string
-  description: string | null
-  created_at: string
-}
-
-export async function fetchApplicationSummaries(): Promise<ApplicationSummary[]> {
-  const { data, error } = await getSupabase().from('applications').select('id,name,description,created_at').order('name')
-  if (error) fail(error)
-  return (data ?? []) as ApplicationSummary[]
-}
-
 // ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────
 
 /** The e-mails and applications the caller can read, against which the preview names unknown ones. */
 export async function fetchImportReference(): Promise<ImportReference> {
   const supabase = getSupabase()
   const [users, applications] = await Promise.all([
-    readAllPages((from, to) => supabase.from('users').select('email').order('id').range(from, to), fail),
-    readAllPages((from, to) => supabase.from('applications').select('id,name').order('id').range(from, to), fail),
+    readAllPages((from, to) => supabase.from('users').select('email').order('id').range(from, to)),
+    readAllPages((from, to) => supabase.from('applications').select('id,name').order('id').range(from, to)),
   ])
   return { emails: users.map((user) => user.email), applications }
 }
@@ -220,7 +166,7 @@ export async function importUserRights(rows: readonly ImportRow[], campaignId: s
     rows: rows as unknown as Json,
     ...(campaignId ? { campaign_id: campaignId } : {}),
   })
-  if (error) fail(error)
+  if (error) throwApiError(error)
   const report = data as Partial<ImportReport> | null
   return { success: report?.success === true, imported: report?.imported ?? 0, errors: report?.errors ?? [] }
 }
@@ -229,28 +175,21 @@ export const campaignKeys = {
   all: ['campaigns'] as const,
   list: () => ['campaigns', 'list'] as const,
   applicationOptions: () => ['campaigns', 'application-options'] as const,
-  adminDashboard: () => ['campaigns', 'admin-dashboard'] as const,
-  directoryUsers: () => ['campaigns', 'directory-users'] as const,
-  applications: () => ['campaigns', 'applications'] as const,
   importReference: () => ['campaigns', 'import-reference'] as const,
 }
 
 export const campaignsQuery = () => queryOptions({ queryKey: campaignKeys.list(), queryFn: fetchCampaigns })
 export const applicationOptionsQuery = () =>
   queryOptions({ queryKey: campaignKeys.applicationOptions(), queryFn: fetchApplicationOptions, staleTime: 60_000 })
-export const adminDashboardQuery = () => queryOptions({ queryKey: campaignKeys.adminDashboard(), queryFn: fetchAdminDashboard })
 
 export const useCampaigns = () => useQuery(campaignsQuery())
 /**
- * Campaigns, their progress and the dashboard counters follow what others do. Progress is counted over every right
+ * Campaigns and their progress follow what others do. Progress is counted over every right
  * of a campaign, so a stream of decisions refreshes it every few seconds rather than on each one.
  */
 export const useLiveCampaigns = () =>
   useLiveInvalidation(['campaigns', 'user_rights', 'applications', 'users'], campaignKeys.all, { debounceMs: 1000, maxWaitMs: 5000 })
 export const useApplicationOptions = (enabled = true) => useQuery({ ...applicationOptionsQuery(), enabled })
-export const useAdminDashboard = () => useQuery(adminDashboardQuery())
-export const useDirectoryUsers = () => useQuery({ queryKey: campaignKeys.directoryUsers(), queryFn: fetchDirectoryUsers })
-export const useApplicationSummaries = () => useQuery({ queryKey: campaignKeys.applications(), queryFn: fetchApplicationSummaries })
 
 function useInvalidateCampaigns() {
   const queryClient = useQueryClient()

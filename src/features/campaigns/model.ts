@@ -163,12 +163,12 @@ export const EXPORT_FILE_LABELS: Record<ExportFile, string> = {
 }
 
 /** Days the recipient of each file has to answer (SPEC §9: 5 working days computed as calendar days, 3, 2). */
-export const EXPORT_DEADLINE_DAYS: Record<ExportFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
+const EXPORT_DEADLINE_DAYS: Record<ExportFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
 
 export const DEFAULT_JUSTIFICATION = 'Accès nécessaire pour les fonctions'
 export const DEFAULT_MANAGER_COMMENT = 'Validé par le manager'
 export const SUSPENSION_NOTICE = 'Les droits non validés à la date limite seront automatiquement suspendus.'
-export const NEVER_USED = 'Jamais'
+const NEVER_USED = 'Jamais'
 
 /** One row of rpc('campaign_export_rows'). */
 export interface ExportRow {
@@ -229,7 +229,7 @@ export function exportColumnWidths(file: ExportFile): number[] {
   return exportColumns(file).map((column) => widths[column] ?? (column.startsWith('Commentaire') ? 36 : 22))
 }
 
-export function decisionLabel(decision: string | null | undefined): string {
+function decisionLabel(decision: string | null | undefined): string {
   if (decision === 'approved') return 'Validé'
   if (decision === 'refused') return 'Refusé'
   return ''

@@ -12,24 +12,22 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { downloadCsv, toCsvSections } from '@/lib/csv'
 import { cn } from '@/lib/cn'
-import { complianceReportQuery, useApplicationOptions, useLiveCompliance } from './api'
+import { formatRate, levelOf, type Level } from '@/lib/rates'
+import { complianceReportQuery, useLiveCompliance } from './api'
 import {
   complianceCsvSections,
   complianceFileName,
-  formatRate,
-  levelOf,
   RULE_STATE_LABELS,
   ruleScopeText,
   ruleViolationsText,
-  type ApplicationOption,
-  type Level,
+  type ApplicationChoice,
 } from './model'
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
 const selectClasses =
   'block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 shadow-sm focus:border-primary-500 focus:outline-none focus:ring-2 focus:ring-primary-500'
 
-function ApplicationSelect({ id, value, options, onChange }: { id: string; value: string; options: readonly ApplicationOption[]; onChange: (value: string) => void }) {
+function ApplicationSelect({ id, value, options, onChange }: { id: string; value: string; options: readonly ApplicationChoice[]; onChange: (value: string) => void }) {
   return (
     <div>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-gray-700">
@@ -60,15 +58,19 @@ function Stat({ label, value, tone }: { label: string; value: string | number; t
   )
 }
 
+interface CompliancePageProps {
+  title: string
+  /** The applications the filter offers. */
+  applications: readonly ApplicationChoice[]
+}
+
 /** SPEC §2 compliance page; ARCHITECTURE §6: Filtres and Export work. Every figure comes from rssi_compliance. */
-export function CompliancePage({ title }: { title: string }) {
+export function CompliancePage({ title, applications: options }: CompliancePageProps) {
   const [applicationId, setApplicationId] = useState('')
   const [filtersOpen, setFiltersOpen] = useState(false)
   const [draft, setDraft] = useState('')
   useLiveCompliance()
   const report = useQuery({ ...complianceReportQuery(applicationId), placeholderData: keepPreviousData })
-  const applications = useApplicationOptions()
-  const options = applications.data ?? []
 
   const data = report.data
   return (

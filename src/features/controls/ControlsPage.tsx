@@ -8,6 +8,7 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { totalText } from '@/lib/paging'
 import { useApplicationChoices, useControlRules, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule } from './api'
 import { ControlRuleFormDialog } from './ControlRuleFormDialog'
 import {
@@ -50,6 +51,7 @@ export function ControlsPage({ title }: { title: string }) {
       />
       {rules.isError && <ErrorBox message={rules.error.message} className="mb-4" />}
       {toggle.isError && <ErrorBox message={toggle.error.message} className="mb-4" />}
+      {rules.data && <p className="mb-2 text-sm text-gray-600">{totalText(rules.data.length, 'règle de contrôle', 'règles de contrôle')}</p>}
       <Card>
         {rules.isPending ? (
           <div className="flex justify-center p-8">

@@ -1,51 +1,50 @@
 /** The only file of the controls feature that calls Supabase. Only admin and rssi may read control rules (RLS). */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { throwApiError } from '@/lib/api-error'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
 import type { ApplicationChoice, ControlRuleInput, ControlRuleRow } from './model'
 
-/** The server's French message, or SPEC §8's fallback in French when it gave none. */
-function fail(error: { message: string }, fallback = DEFAULT_ERROR_MESSAGE): never {
-  throw new Error(error.message?.trim() ? error.message : fallback)
-}
-
 const toRow = (input: ControlRuleInput) => ({ ...input, parameters: input.parameters as Json })
 
-export async function fetchControlRules(): Promise<ControlRuleRow[]> {
-  const { data, error } = await getSupabase()
-    .from('control_rules')
-    .select('*, application:application_id(name)')
-    .order('created_at', { ascending: false })
-  if (error) fail(error)
-  return (data ?? []) as unknown as ControlRuleRow[]
+/** Every rule, newest first; the id breaks ties so that pages neither overlap nor skip. */
+export function fetchControlRules(): Promise<ControlRuleRow[]> {
+  return readAllPages((from, to) =>
+    getSupabase()
+      .from('control_rules')
+      .select('*, application:application_id(name)')
+      .order('created_at', { ascending: false })
+      .order('id')
+      .range(from, to)
+      .overrideTypes<ControlRuleRow[], { merge: false }>(),
+  )
 }
 
-export async function fetchApplicationChoices(): Promise<ApplicationChoice[]> {
-  const { data, error } = await getSupabase().from('applications').select('id, name').order('name')
-  if (error) fail(error)
-  return data ?? []
+/** Every application a rule may target, not only the first thousand. */
+export function fetchApplicationChoices(): Promise<ApplicationChoice[]> {
+  return readAllPages((from, to) => getSupabase().from('applications').select('id, name').order('name').order('id').range(from, to))
 }
 
 export async function createControlRule(input: ControlRuleInput): Promise<void> {
   const { error } = await getSupabase().from('control_rules').insert(toRow(input))
-  if (error) fail(error, 'Erreur lors de la création de la règle de contrôle')
+  if (error) throwApiError(error, 'Erreur lors de la création de la règle de contrôle')
 }
 
 export async function updateControlRule(id: string, input: ControlRuleInput): Promise<void> {
   const { error } = await getSupabase().from('control_rules').update(toRow(input)).eq('id', id)
-  if (error) fail(error, 'Erreur lors de la mise à jour de la règle de contrôle')
+  if (error) throwApiError(error, 'Erreur lors de la mise à jour de la règle de contrôle')
 }
 
 export async function setControlRuleEnabled(id: string, enabled: boolean): Promise<void> {
   const { error } = await getSupabase().from('control_rules').update({ enabled }).eq('id', id)
-  if (error) fail(error, 'Erreur lors du changement de statut de la règle de contrôle')
+  if (error) throwApiError(error, 'Erreur lors du changement de statut de la règle de contrôle')
 }
 
 export async function deleteControlRule(id: string): Promise<void> {
   const { error } = await getSupabase().from('control_rules').delete().eq('id', id)
-  if (error) fail(error, 'Erreur lors de la suppression de la règle de contrôle')
+  if (error) throwApiError(error, 'Erreur lors de la suppression de la règle de contrôle')
 }
 
 export const controlKeys = {

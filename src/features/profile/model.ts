@@ -20,18 +20,6 @@ interface ManagerName {
   last_name: string
 }
 
-/** One of the caller's own rights. */
-export interface MyRight {
-  id: string
-  status: RightStatus
-  role_name: string
-  account_type: string
-  granted_at: string | null
-  last_used_at: string | null
-  application: { name: string } | null
-  campaign: { name: string } | null
-}
-
 /** Which decisions the history lists (rpc('decision_history', { p_scope })). */
 export type HistoryScope = 'all' | 'taken' | 'received'
 

@@ -29,31 +29,6 @@ export interface QueueItem {
   recommendation: string | null
 }
 
-/** One of the caller's own rights, as the dashboard lists them. */
-export interface OwnRight {
-  id: string
-  status: RightStatus
-  role_name: string
-  granted_at: string | null
-  last_used_at: string | null
-  application: { name: string } | null
-  campaign: { name: string; end_date: string } | null
-}
-
-export interface RightsSummary {
-  rights_count: number
-  pending_count: number
-  validated_count: number
-  refused_count: number
-}
-
-export interface ReviewDeadline {
-  campaign_id: string
-  campaign_name: string
-  end_date: string
-  pending_count: number
-}
-
 /** What the validation dialog shows and decides about. */
 export interface DecisionTarget {
   rightId: string
@@ -70,22 +45,6 @@ export interface DecisionInput {
   rightId: string
   status: RightStatus
   comment: string
-}
-
-export type Counter = 'pending' | 'validated' | 'refused' | 'other'
-
-/** SPEC §2: En attente = pending, Validés = a status containing 'validated', Refusés = containing 'refused'. */
-export function counterOf(status: string): Counter {
-  if (status === 'pending') return 'pending'
-  if (status.includes('validated')) return 'validated'
-  if (status.includes('refused')) return 'refused'
-  return 'other'
-}
-
-export function countByCounter(statuses: readonly string[]): Record<Counter, number> {
-  const counts: Record<Counter, number> = { pending: 0, validated: 0, refused: 0, other: 0 }
-  for (const status of statuses) counts[counterOf(status)] += 1
-  return counts
 }
 
 /** The inactivity recommendation, worded as SPEC §9 and the SQL do; null when the right is in use. */
@@ -177,15 +136,23 @@ export interface BulkOutcome {
   message: string | null
 }
 
+/** A decision asked on one right; no status when that decision is not possible on it. */
+export interface DecisionRequest {
+  rightId: string
+  status: RightStatus | null
+  comment: string
+}
+
 /** Runs one decision per right, one after the other, so that a failure leaves the others decided. */
 export async function runBulk(
-  rightIds: readonly string[],
-  decide: (rightId: string) => Promise<unknown>,
+  requests: readonly DecisionRequest[],
+  decide: (input: DecisionInput) => Promise<unknown>,
 ): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = []
-  for (const rightId of rightIds) {
+  for (const { rightId, status, comment } of requests) {
     try {
-      await decide(rightId)
+      if (!status) throw new Error('Cette décision n’est pas possible sur ce droit.')
+      await decide({ rightId, status, comment })
       outcomes.push({ rightId, ok: true, message: null })
     } catch (error) {
       outcomes.push({ rightId, ok: false, message: error instanceof Error ? error.message : String(error) })

@@ -11,6 +11,7 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDateTime } from '@/lib/dates'
 import { roleLabel } from '@/lib/labels'
+import { totalText } from '@/lib/paging'
 import { useDeleteUser, useSaveUser, useUsers } from './api'
 import { UserFormDialog } from './UserFormDialog'
 import { EMPTY_USER_FORM, managerChoices, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
@@ -65,6 +66,7 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
       {linkedId && users.data && !linked && (
         <ErrorBox message="L'utilisateur demandé est introuvable : il a peut-être été supprimé." className="mb-4" />
       )}
+      {users.data && <p className="mb-2 text-sm text-gray-600">{totalText(users.data.length, 'utilisateur', 'utilisateurs')}</p>}
       <Card>
         <div ref={listRef}>
           {users.isPending ? (

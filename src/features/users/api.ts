@@ -1,34 +1,38 @@
 /** The only file of the users feature that calls Supabase. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+import { throwApiError } from '@/lib/api-error'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { UserInput, UserRow } from './model'
 
-/** The server's French message, or SPEC §8's fallback in French when it gave none. */
-function fail(error: { message: string }, fallback = DEFAULT_ERROR_MESSAGE): never {
-  throw new Error(error.message?.trim() ? error.message : fallback)
-}
-
-export async function fetchUsers(): Promise<UserRow[]> {
-  const { data, error } = await getSupabase().from('users').select('*, manager:manager_id(first_name,last_name)').order('last_name')
-  if (error) fail(error)
-  return (data ?? []) as unknown as UserRow[]
+/** Everyone, by last name then first name; the id breaks ties so that no one falls between two pages. */
+export function fetchUsers(): Promise<UserRow[]> {
+  return readAllPages((from, to) =>
+    getSupabase()
+      .from('users')
+      .select('*, manager:manager_id(first_name,last_name)')
+      .order('last_name')
+      .order('first_name')
+      .order('id')
+      .range(from, to)
+      .overrideTypes<UserRow[], { merge: false }>(),
+  )
 }
 
 export async function createUser(input: UserInput): Promise<void> {
   const { error } = await getSupabase().from('users').insert(input)
-  if (error) fail(error, "Erreur lors de la création de l'utilisateur")
+  if (error) throwApiError(error, "Erreur lors de la création de l'utilisateur")
 }
 
 export async function updateUser(id: string, input: UserInput): Promise<void> {
   const { error } = await getSupabase().from('users').update(input).eq('id', id)
-  if (error) fail(error, "Erreur lors de la mise à jour de l'utilisateur")
+  if (error) throwApiError(error, "Erreur lors de la mise à jour de l'utilisateur")
 }
 
 export async function deleteUser(id: string): Promise<void> {
   const { error } = await getSupabase().from('users').delete().eq('id', id)
-  if (error) fail(error, "Erreur lors de la suppression de l'utilisateur")
+  if (error) throwApiError(error, "Erreur lors de la suppression de l'utilisateur")
 }
 
 export const userKeys = {

@@ -48,9 +48,9 @@ export const USER_MESSAGES = {
 } as const
 
 /** The database's own check (users_email_format). */
-export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/
 
-export const userFormSchema = z.object({
+const userFormSchema = z.object({
   email: z.string().trim().min(1, USER_MESSAGES.emailRequired).max(254, USER_MESSAGES.invalidEmail).regex(EMAIL_PATTERN, USER_MESSAGES.invalidEmail),
   first_name: z.string().trim().min(1, USER_MESSAGES.firstNameRequired).max(100),
   last_name: z.string().trim().min(1, USER_MESSAGES.lastNameRequired).max(100),

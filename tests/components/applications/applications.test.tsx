@@ -55,6 +55,7 @@ describe('ApplicationsPage', () => {
     const row = screen.getByRole('row', { name: /SAP Finance/ })
     expect(within(row).getByText('Rémi Admin')).toBeInTheDocument()
     expect(within(row).getByText('05 mars 2025')).toBeInTheDocument()
+    expect(screen.getByText('1 application')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Nouvelle application' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Modifier SAP Finance' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Supprimer SAP Finance' })).toBeInTheDocument()

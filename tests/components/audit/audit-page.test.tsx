@@ -126,4 +126,35 @@ describe('Audit page', () => {
     await waitFor(() => expect(stubs.fetchAuditCount).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'res-42' })))
     expect(stubs.fetchAuditCount).not.toHaveBeenCalledWith(expect.objectContaining({ search: 'r' }))
   })
+
+  it('opens Filtres on the filters in use, refuses a start after the end, and applies every filter at once', async () => {
+    const { user } = renderAudit()
+    await screen.findByText('250 événements', {}, { timeout: 10_000 })
+    await user.selectOptions(screen.getByLabelText('Action'), 'decide')
+    await user.type(screen.getByLabelText('Recherche'), 'res')
+
+    await user.click(screen.getByRole('button', { name: 'Filtres' }))
+    const dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    expect(within(dialog).getByLabelText('Recherche dans le journal')).toHaveValue('res')
+    expect(within(dialog).getByLabelText('Action du journal')).toHaveValue('decide')
+
+    await user.type(within(dialog).getByLabelText('Date de début'), '2026-11-21')
+    await user.type(within(dialog).getByLabelText('Date de fin'), '2026-11-20')
+    expect(within(dialog).getByRole('button', { name: 'Appliquer' })).toBeDisabled()
+    await user.clear(within(dialog).getByLabelText('Date de début'))
+    await user.type(within(dialog).getByLabelText('Date de début'), '2026-11-19')
+    await user.clear(within(dialog).getByLabelText('Recherche dans le journal'))
+    await user.type(within(dialog).getByLabelText('Recherche dans le journal'), 'res-10')
+    await user.click(within(dialog).getByRole('button', { name: 'Appliquer' }))
+
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByLabelText('Recherche')).toHaveValue('res-10')
+    await waitFor(() =>
+      expect(stubs.fetchAuditPage).toHaveBeenLastCalledWith({ search: 'res-10', userId: '', action: 'decide', from: '2026-11-19', to: '2026-11-20' }, 0),
+    )
+
+    await user.click(screen.getByRole('button', { name: 'Filtres' }))
+    await user.click(within(screen.getByRole('dialog', { name: 'Filtres' })).getByRole('button', { name: 'Réinitialiser' }))
+    expect(within(screen.getByRole('dialog', { name: 'Filtres' })).getByLabelText('Action du journal')).toHaveValue('')
+  })
 })

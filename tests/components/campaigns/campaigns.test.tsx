@@ -104,6 +104,7 @@ describe('Campaigns table', () => {
     expect(within(active).getByText('33%')).toBeInTheDocument()
     expect(within(rowOf('Revue 2025')).getByText('Terminée')).toBeInTheDocument()
     expect(within(rowOf('Revue 2024')).getByText('Archivée')).toBeInTheDocument()
+    expect(screen.getByText('4 campagnes')).toBeInTheDocument()
   })
 
   it('gives admins one lifecycle step per row and Modifier/Supprimer on drafts only', async () => {

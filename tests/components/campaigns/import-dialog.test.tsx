@@ -31,6 +31,7 @@ vi.mock('@/lib/supabase', () => ({
       const builder = {
         select: () => builder,
         order: () => builder,
+        overrideTypes: () => builder,
         range: (from: number, to: number) => {
           read.range = [from, to]
           return builder
@@ -46,12 +47,15 @@ vi.mock('@/lib/supabase', () => ({
   }),
 }))
 
+// Live refresh is tested in live-refresh.test.tsx; here the dashboard only needs to render.
+vi.mock('@/lib/realtime', () => ({ useLiveInvalidation: () => {} }))
+
 const download = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/csv', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/lib/csv')>()), downloadCsv: download }))
 
 const { ImportDialog } = await import('@/features/campaigns/import/ImportDialog')
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')
-const { AdminDashboard } = await import('@/features/campaigns/AdminDashboard')
+const { AdminDashboardRoute } = await import('@/app/routes/app/dashboard/admin')
 
 const HEADER = "E-mail;Application;Rôle;Type de compte;Date d'attribution;Dernière utilisation"
 
@@ -253,7 +257,7 @@ describe('Opening the import', () => {
   })
 
   it("opens from the admin dashboard's Import CSV button", async () => {
-    const { user } = renderWith(<AdminDashboard title="Tableau de bord" />)
+    const { user } = renderWith(<AdminDashboardRoute />)
     await user.click(screen.getByRole('button', { name: 'Import CSV' }))
     expect(dialog()).toBeInTheDocument()
   })

@@ -15,6 +15,9 @@ vi.mock('@/features/compliance/api', () => ({
       queryKey: ['compliance', 'report', applicationId],
       queryFn: () => stubs.fetchComplianceReport(applicationId) as Promise<ComplianceReport>,
     }),
+}))
+vi.mock('@/features/rights/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/rights/api')>()),
   useApplicationOptions: () => ({ data: [{ id: 'app-sap', name: 'SAP' }] }),
 }))
 

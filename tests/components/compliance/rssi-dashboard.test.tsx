@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { queryOptions } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { DashboardFilters, RssiDashboard } from '@/features/compliance/model'
+import type { DashboardFilters, RssiDashboard } from '@/features/dashboards/model'
 
 // The first render loads the lazily split pages, slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -12,19 +12,22 @@ const stubs = vi.hoisted(() => ({
   fetchAllRightsForExport: vi.fn(),
 }))
 
-// The api neighbour is stubbed: the screen is tested on what Postgres would answer.
-vi.mock('@/features/compliance/api', () => ({
-  useLiveCompliance: () => {},
+// The api neighbours are stubbed: the screen is tested on what Postgres would answer.
+vi.mock('@/features/dashboards/api', () => ({
+  useLiveRssiDashboard: () => {},
   prefetchRssiDashboard: async () => {},
   rssiDashboardQuery: (filters: DashboardFilters) =>
-    queryOptions({ queryKey: ['compliance', 'dashboard', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
+    queryOptions({ queryKey: ['dashboard', 'rssi', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
+  fetchAllRightsForExport: stubs.fetchAllRightsForExport,
+}))
+vi.mock('@/features/rights/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/rights/api')>()),
   useApplicationOptions: () => ({
     data: [
       { id: 'app-sap', name: 'SAP' },
       { id: 'app-crm', name: 'CRM' },
     ],
   }),
-  fetchAllRightsForExport: stubs.fetchAllRightsForExport,
 }))
 
 const DASHBOARD: RssiDashboard = {
@@ -32,8 +35,8 @@ const DASHBOARD: RssiDashboard = {
   counters: {
     total_rights: 1500,
     validated_rights: 1275,
-    compliance_rate: 85,
-    compliance_level: 'orange',
+    validation_rate: 85,
+    validation_level: 'orange',
     at_risk_rights: 321,
     reviews_in_progress: 4,
     reviews_completed: 7,

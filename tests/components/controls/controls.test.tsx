@@ -52,6 +52,7 @@ describe('ControlsPage', () => {
     expect(within(row).getByText('SAP Finance')).toBeInTheDocument()
     expect(within(row).getByText('Active')).toBeInTheDocument()
     expect(row.querySelector('pre')?.textContent).toBe('{\n  "inactivity_threshold": 90\n}')
+    expect(screen.getByText('1 règle de contrôle')).toBeInTheDocument()
     await user.click(within(row).getByRole('button', { name: 'Désactiver Comptes inactifs' }))
     expect(mutation.mutate).toHaveBeenCalledWith({ id: 'rule-1', enabled: false })
   })

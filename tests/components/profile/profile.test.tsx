@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { DecisionEntry, HistoryCursor, HistoryScope, MyRight, ProfileDetails } from '@/features/profile/model'
+import type { DecisionEntry, HistoryCursor, HistoryScope, ProfileDetails } from '@/features/profile/model'
+import type { HeldRight } from '@/features/rights/model'
 
 // The first render loads the lazily split pages, slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -13,13 +14,24 @@ const stubs = vi.hoisted(() => ({
   fetchDecisionHistory: vi.fn(),
 }))
 
-// The api neighbour is stubbed (its real query options kept): the page is tested on what Postgres would answer.
+// The api neighbours are stubbed (their real query options kept): the page is tested on what Postgres would answer.
+// The header's bell is not what these tests are about: it counts nothing rather than asking the network.
+vi.mock('@/features/reviews/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/reviews/api')>()),
+  useReviewQueueCount: () => ({ data: 0 }),
+}))
+vi.mock('@/features/rights/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/rights/api')>()
+  return {
+    ...actual,
+    usePersonRights: (userId: string) => useQuery({ ...actual.personRightsQuery(userId), queryFn: () => stubs.fetchMyRights(userId) as Promise<HeldRight[]> }),
+  }
+})
 vi.mock('@/features/profile/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/features/profile/api')>()
   return {
     ...actual,
     useProfile: (userId: string) => useQuery({ ...actual.profileQuery(userId), queryFn: () => stubs.fetchProfile(userId) as Promise<ProfileDetails> }),
-    useMyRights: (userId: string) => useQuery({ ...actual.myRightsQuery(userId), queryFn: () => stubs.fetchMyRights(userId) as Promise<MyRight[]> }),
     useDecisionHistory: (userId: string, scope: HistoryScope) =>
       useInfiniteQuery({
         ...actual.decisionHistoryQuery(userId, scope),
@@ -40,7 +52,7 @@ const JULIE: ProfileDetails = {
   manager: { first_name: 'Marc', last_name: 'Dubois' },
 }
 
-const RIGHTS: MyRight[] = [
+const RIGHTS: HeldRight[] = [
   {
     id: 'r1',
     status: 'pending',
@@ -49,7 +61,7 @@ const RIGHTS: MyRight[] = [
     granted_at: '2024-01-15T00:00:00Z',
     last_used_at: null,
     application: { name: 'Salesforce CRM' },
-    campaign: { name: 'Revue T4' },
+    campaign: { name: 'Revue T4', end_date: '2026-12-15' },
   },
 ]
 

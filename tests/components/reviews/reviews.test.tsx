@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { vi } from 'vitest'
-import { reviewKeys } from '@/features/reviews/api'
 import { ReviewQueue } from '@/features/reviews/components/ReviewQueue'
 import { ValidationDialog } from '@/features/reviews/components/ValidationDialog'
 import type { DecisionInput, DecisionTarget, QueueItem } from '@/features/reviews/model'
@@ -41,24 +40,24 @@ describe('Validation dialog', () => {
     expect(within(dialog).getAllByRole('button').map((button) => button.textContent)).toEqual(['', 'Annuler', 'Refuser', 'Valider'])
   })
 
-  it('closes on success and refreshes the review lists', async () => {
+  it('closes on success and refreshes every view of rights', async () => {
     const decide = vi.fn().mockResolvedValue(undefined)
     const { user, invalidate } = setup(<DialogHost decide={decide} />)
     await user.type(screen.getByLabelText('Commentaire (facultatif)'), "Je n'en ai plus besoin")
     await user.click(screen.getByRole('button', { name: 'Refuser' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(decide).toHaveBeenCalledWith({ rightId: 'right-1', status: 'refused_user', comment: "Je n'en ai plus besoin" })
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.all })
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['rights'] })
   })
 
-  it("stays open with the server's French message on failure", async () => {
+  it("stays open with the server's French message on failure, and refreshes the lists the right has left", async () => {
     const decide = vi.fn().mockRejectedValue(new Error("Ce droit n'est plus en attente de votre décision."))
     const { user, invalidate } = setup(<DialogHost decide={decide} />)
     await user.click(screen.getByRole('button', { name: 'Valider' }))
     expect(await screen.findByRole('alert')).toHaveTextContent("Ce droit n'est plus en attente de votre décision.")
     expect(screen.getByRole('dialog', { name: 'Revue du droit' })).toBeInTheDocument()
     expect(decide).toHaveBeenCalledWith({ rightId: 'right-1', status: 'validated_user', comment: '' })
-    expect(invalidate).not.toHaveBeenCalled()
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['rights'] })
   })
 })
 
@@ -140,7 +139,8 @@ describe('Review queue', () => {
     ])
     // The failed right stays selected for another try; the list is refreshed.
     expect(screen.getByText('1 droit(s) sélectionné(s).')).toBeInTheDocument()
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: reviewKeys.all })
+    // One refresh for the whole selection, not one per right.
+    expect(invalidate.mock.calls).toEqual([[{ queryKey: ['rights'] }]])
   })
 
   it('opens the validation dialog for one right', async () => {

@@ -2,7 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { AwaitingRight, MemberRight, TeamMember, TeamSummary } from '@/features/team/model'
+import type { AwaitingRight, TeamSummary } from '@/features/dashboards/model'
+import type { HeldRight } from '@/features/rights/model'
+import type { TeamMember } from '@/features/team/model'
 
 // The first render loads the lazily split pages, slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -14,16 +16,33 @@ const stubs = vi.hoisted(() => ({
   fetchMemberRights: vi.fn(),
 }))
 
-// The api neighbour is stubbed (its real query keys kept): the screens are tested on what Postgres would answer.
+// The api neighbours are stubbed (their real query keys kept): the screens are tested on what Postgres would answer.
+// The header's bell is not what these tests are about: it counts nothing rather than asking the network.
+vi.mock('@/features/reviews/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/reviews/api')>()),
+  useReviewQueueCount: () => ({ data: 0 }),
+}))
+vi.mock('@/features/dashboards/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/dashboards/api')>()
+  return {
+    ...actual,
+    useTeamSummary: () => useQuery({ ...actual.teamSummaryQuery(), queryFn: () => stubs.fetchTeamSummary() as Promise<TeamSummary> }),
+    useAwaitingRights: () => useQuery({ ...actual.awaitingRightsQuery(), queryFn: () => stubs.fetchAwaitingRights() as Promise<AwaitingRight[]> }),
+  }
+})
 vi.mock('@/features/team/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/features/team/api')>()
   return {
     ...actual,
-    useTeamSummary: () => useQuery({ ...actual.teamSummaryQuery(), queryFn: () => stubs.fetchTeamSummary() as Promise<TeamSummary> }),
     useTeamMembers: () => useQuery({ ...actual.teamMembersQuery(), queryFn: () => stubs.fetchTeamMembers() as Promise<TeamMember[]> }),
-    useAwaitingRights: () => useQuery({ ...actual.awaitingRightsQuery(), queryFn: () => stubs.fetchAwaitingRights() as Promise<AwaitingRight[]> }),
-    useMemberRights: (userId: string) =>
-      useQuery({ ...actual.memberRightsQuery(userId), queryFn: () => stubs.fetchMemberRights(userId) as Promise<MemberRight[]> }),
+  }
+})
+vi.mock('@/features/rights/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/rights/api')>()
+  return {
+    ...actual,
+    usePersonRights: (userId: string) =>
+      useQuery({ ...actual.personRightsQuery(userId), queryFn: () => stubs.fetchMemberRights(userId) as Promise<HeldRight[]> }),
   }
 })
 
@@ -64,7 +83,7 @@ const AWAITING: AwaitingRight[] = [
   { right_id: 'r1', holder_name: 'Julie Martin', application_name: 'SAP Finance', role_name: 'Comptable', status: 'validated_user', last_used_at: '2026-11-10T00:00:00Z', recommendation: null, approve_status: 'validated_manager', refuse_status: 'refused_manager' },
 ]
 
-const JULIE_RIGHTS: MemberRight[] = [
+const JULIE_RIGHTS: HeldRight[] = [
   {
     id: 'jr1',
     status: 'validated_user',
@@ -73,7 +92,7 @@ const JULIE_RIGHTS: MemberRight[] = [
     granted_at: '2023-03-01T00:00:00Z',
     last_used_at: '2026-11-10T00:00:00Z',
     application: { name: 'SAP Finance' },
-    campaign: { name: 'Revue T4' },
+    campaign: { name: 'Revue T4', end_date: '2026-12-15' },
   },
   {
     id: 'jr2',

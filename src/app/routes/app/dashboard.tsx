@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useCurrentUser } from '@/auth/auth-context'
-import { prefetchRssiDashboard } from '@/features/compliance/api'
+import { prefetchRssiDashboard } from '@/features/dashboards/api'
 import type { Role } from '@/lib/labels'
 import { Spinner } from '@/components/ui/Spinner'
 

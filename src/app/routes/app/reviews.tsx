@@ -5,6 +5,7 @@ import { useLiveProfile } from '@/features/profile/api'
 import { DecisionHistoryCard } from '@/features/profile/components/DecisionHistoryCard'
 import { MyRightsCard } from '@/features/profile/components/MyRightsCard'
 import { ReviewsPage } from '@/features/reviews/components/ReviewsPage'
+import { PersonRights } from '@/features/rights/components/PersonRights'
 
 /**
  * Mes revues: the queue from the reviews feature, then the caller's past decisions from the profile feature; a user,
@@ -19,7 +20,11 @@ export function ReviewsRoute() {
       <PageHeader title={appPage('reviews').title} description="Les droits qui attendent votre décision." />
       <ReviewsPage />
       <div className="mt-8 space-y-6">
-        {holder && <MyRightsCard userId={id} />}
+        {holder && (
+          <MyRightsCard>
+            <PersonRights userId={id} caption="Mes droits" emptyMessage="Vous ne détenez aucun droit." />
+          </MyRightsCard>
+        )}
         <DecisionHistoryCard userId={id} initialScope={holder ? 'all' : 'taken'} />
       </div>
     </>

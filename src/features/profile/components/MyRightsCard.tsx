@@ -1,25 +1,14 @@
-import { HeldRightsTable } from '@/components/rights/HeldRightsTable'
+import type { ReactNode } from 'react'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
-import { ErrorBox } from '@/components/ui/ErrorBox'
-import { Spinner } from '@/components/ui/Spinner'
-import { useMyRights } from '../api'
 
-export function MyRightsCard({ userId }: { userId: string }) {
-  const rights = useMyRights(userId)
+/** 'Mes droits': the card around the caller's rights, which the route supplies from the rights feature. */
+export function MyRightsCard({ children }: { children: ReactNode }) {
   return (
     <Card>
       <CardHeader>
         <CardTitle>Mes droits</CardTitle>
       </CardHeader>
-      <CardContent className="p-0">
-        {rights.isPending ? (
-          <Spinner className="py-8" />
-        ) : rights.error ? (
-          <ErrorBox className="m-4" message={rights.error.message} />
-        ) : (
-          <HeldRightsTable caption="Mes droits" rights={rights.data} emptyMessage="Vous ne détenez aucun droit." />
-        )}
-      </CardContent>
+      <CardContent className="p-0">{children}</CardContent>
     </Card>
   )
 }

@@ -1,11 +1,11 @@
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
-import { useReviewQueue, validateRight } from '../api'
+import { useReviewQueue } from '../api'
 import type { DecisionInput } from '../model'
 import { ReviewQueue } from './ReviewQueue'
 
 /** Mes revues: the whole queue awaiting the caller's decision, on screen from its first page. */
-export function ReviewsPage({ decide = validateRight }: { decide?: (input: DecisionInput) => Promise<void> }) {
+export function ReviewsPage({ decide }: { decide?: (input: DecisionInput) => Promise<void> }) {
   const queue = useReviewQueue()
   if (queue.isPending) return <Spinner className="py-8" />
   if (queue.error && queue.items.length === 0) return <ErrorBox message={queue.error.message} />

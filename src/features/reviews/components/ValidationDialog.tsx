@@ -1,10 +1,9 @@
 import { useId, useState } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
 import { Dialog } from '@/components/ui/Dialog'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { rightStatusLabel } from '@/lib/labels'
-import { invalidateReviews, validateRight } from '../api'
+import { useDecideRights } from '../api'
 import { decisionLabels, type Decision, type DecisionInput, type DecisionTarget } from '../model'
 
 export interface ValidationDialogProps {
@@ -17,14 +16,14 @@ export interface ValidationDialogProps {
 
 /**
  * SPEC §2's validation dialog: application, role and user, an optional comment, Annuler / Refuser / Valider. On
- * success it closes and every review list refreshes; on failure it stays open with the server's message.
+ * success it closes; on failure it stays open with the server's message. Either way every view of rights refreshes.
  */
-export function ValidationDialog({ target, onClose, decide = validateRight }: ValidationDialogProps) {
+export function ValidationDialog({ target, onClose, decide }: ValidationDialogProps) {
   return target ? <OpenValidationDialog key={target.rightId} target={target} onClose={onClose} decide={decide} /> : null
 }
 
-function OpenValidationDialog({ target, onClose, decide }: { target: DecisionTarget; onClose: () => void; decide: (input: DecisionInput) => Promise<void> }) {
-  const queryClient = useQueryClient()
+function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialogProps, 'target'> & { target: DecisionTarget }) {
+  const decideRights = useDecideRights(decide)
   const commentId = useId()
   const [comment, setComment] = useState('')
   const [pending, setPending] = useState<Decision | null>(null)
@@ -36,16 +35,10 @@ function OpenValidationDialog({ target, onClose, decide }: { target: DecisionTar
     if (!status) return
     setPending(decision)
     setError(null)
-    try {
-      await decide({ rightId: target.rightId, status, comment })
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure))
-      setPending(null)
-      return
-    }
+    const [outcome] = await decideRights.mutateAsync([{ rightId: target.rightId, status, comment }])
     setPending(null)
-    onClose()
-    void invalidateReviews(queryClient)
+    if (outcome?.ok) onClose()
+    else setError(outcome?.message ?? null)
   }
 
   const busy = pending !== null

@@ -1,17 +1,16 @@
-import { HeldRightsTable } from '@/components/rights/HeldRightsTable'
+import type { ReactNode } from 'react'
 import { Dialog } from '@/components/ui/Dialog'
-import { ErrorBox } from '@/components/ui/ErrorBox'
-import { Spinner } from '@/components/ui/Spinner'
-import { useMemberRights } from '../api'
 import { positionText, type TeamMember } from '../model'
 
 interface MemberRightsDialogProps {
   /** The member whose rights are shown; closed when null. */
   member: TeamMember | null
   onClose: () => void
+  /** The member's rights (the rights feature's table, composed by the route). */
+  renderRights: (member: TeamMember) => ReactNode
 }
 
-export function MemberRightsDialog({ member, onClose }: MemberRightsDialogProps) {
+export function MemberRightsDialog({ member, onClose, renderRights }: MemberRightsDialogProps) {
   if (!member) return null
   return (
     <Dialog
@@ -21,14 +20,7 @@ export function MemberRightsDialog({ member, onClose }: MemberRightsDialogProps)
       title={`Droits de ${member.full_name}`}
       description={`${positionText(member.position)} · ${member.email}`}
     >
-      <MemberRights member={member} />
+      {renderRights(member)}
     </Dialog>
   )
-}
-
-function MemberRights({ member }: { member: TeamMember }) {
-  const rights = useMemberRights(member.user_id)
-  if (rights.isPending) return <Spinner className="py-8" />
-  if (rights.error) return <ErrorBox message={rights.error.message} />
-  return <HeldRightsTable caption={`Droits de ${member.full_name}`} rights={rights.data} emptyMessage="Aucun droit pour ce collaborateur." />
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Card, CardHeader, CardTitle, CardContent } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
@@ -7,8 +7,14 @@ import type { TeamMember } from '../model'
 import { MemberRightsDialog } from './MemberRightsDialog'
 import { TeamProgressTable } from './TeamProgressTable'
 
+interface TeamMembersCardProps {
+  title: string
+  /** A member's rights, shown when their name is chosen (composed by the route). */
+  renderMemberRights: (member: TeamMember) => ReactNode
+}
+
 /** The team's progress, person by person; a person's name opens their rights. */
-export function TeamMembersCard({ title }: { title: string }) {
+export function TeamMembersCard({ title, renderMemberRights }: TeamMembersCardProps) {
   const members = useTeamMembers()
   const [open, setOpen] = useState<TeamMember | null>(null)
   return (
@@ -25,7 +31,7 @@ export function TeamMembersCard({ title }: { title: string }) {
           <TeamProgressTable caption={title} members={members.data} onOpen={setOpen} />
         )}
       </CardContent>
-      <MemberRightsDialog member={open} onClose={() => setOpen(null)} />
+      <MemberRightsDialog member={open} onClose={() => setOpen(null)} renderRights={renderMemberRights} />
     </Card>
   )
 }

@@ -1,8 +1,36 @@
+import { useState } from 'react'
 import { appPage } from '@/app/app-pages'
-import { useLiveCampaigns } from '@/features/campaigns/api'
-import { AdminDashboard } from '@/features/campaigns/AdminDashboard'
+import { useCampaigns, useLiveCampaigns } from '@/features/campaigns/api'
+import { CampaignFormDialog } from '@/features/campaigns/CampaignFormDialog'
+import { ImportDialog } from '@/features/campaigns/import/ImportDialog'
+import { CAMPAIGN_LINK_PARAM } from '@/features/campaigns/model'
+import { useLiveAdminDashboard } from '@/features/dashboards/api'
+import { AdminDashboard } from '@/features/dashboards/components/AdminDashboard'
 
+const campaignHref = (campaignId: string) => `/app/campaigns?${CAMPAIGN_LINK_PARAM}=${campaignId}`
+
+/** The admin's figures from the dashboards feature; the campaigns, Import CSV and Nouvelle campagne from the campaigns feature. */
 export function AdminDashboardRoute() {
   useLiveCampaigns()
-  return <AdminDashboard title={appPage('dashboard').title} />
+  useLiveAdminDashboard()
+  const campaigns = useCampaigns()
+  const [dialog, setDialog] = useState<'create' | 'import' | null>(null)
+  // A new key each time, so that Nouvelle campagne always opens on an empty form.
+  const [formKey, setFormKey] = useState(0)
+  return (
+    <>
+      <AdminDashboard
+        title={appPage('dashboard').title}
+        campaigns={campaigns}
+        campaignHref={campaignHref}
+        onImport={() => setDialog('import')}
+        onCreateCampaign={() => {
+          setFormKey((key) => key + 1)
+          setDialog('create')
+        }}
+      />
+      {dialog === 'create' && <CampaignFormDialog key={formKey} onClose={() => setDialog(null)} />}
+      {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
+    </>
+  )
 }

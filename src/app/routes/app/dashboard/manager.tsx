@@ -1,13 +1,13 @@
 import { useState } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Button } from '@/components/ui/Button'
 import { appPage } from '@/app/app-pages'
+import { ManagerDashboard } from '@/features/dashboards/components/ManagerDashboard'
+import type { AwaitingRight } from '@/features/dashboards/model'
 import { ValidationDialog } from '@/features/reviews/components/ValidationDialog'
 import type { DecisionTarget } from '@/features/reviews/model'
-import { teamKeys, useLiveTeam } from '@/features/team/api'
-import { ManagerDashboard } from '@/features/team/components/ManagerDashboard'
-import type { AwaitingRight } from '@/features/team/model'
+import { TeamMembersCard } from '@/features/team/components/TeamMembersCard'
+import { renderTeamMemberRights } from '../team-member-rights'
 
 function targetOf(right: AwaitingRight): DecisionTarget {
   return {
@@ -20,15 +20,12 @@ function targetOf(right: AwaitingRight): DecisionTarget {
   }
 }
 
-/** The team's figures from the team feature; the decisions on its table go through the reviews feature's dialog. */
+/**
+ * The team's figures from the dashboards feature, its progress from the team feature; the decisions on its table go
+ * through the reviews feature's dialog, whose mutation refreshes the figures, the queue and the bell together.
+ */
 export function ManagerDashboardRoute() {
-  useLiveTeam()
-  const queryClient = useQueryClient()
   const [target, setTarget] = useState<DecisionTarget | null>(null)
-  const close = () => {
-    setTarget(null)
-    void queryClient.invalidateQueries({ queryKey: teamKeys.all })
-  }
   const renderActions = (right: AwaitingRight) => {
     const what = `${right.application_name} — ${right.role_name} (${right.holder_name})`
     return (
@@ -49,8 +46,11 @@ export function ManagerDashboardRoute() {
   return (
     <>
       <PageHeader title={appPage('dashboard').title} />
-      <ManagerDashboard renderActions={renderActions} />
-      <ValidationDialog target={target} onClose={close} />
+      <ManagerDashboard
+        renderActions={renderActions}
+        teamProgress={<TeamMembersCard title="État d'avancement de l'équipe" renderMemberRights={renderTeamMemberRights} />}
+      />
+      <ValidationDialog target={target} onClose={() => setTarget(null)} />
     </>
   )
 }

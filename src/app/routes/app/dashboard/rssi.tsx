@@ -1,6 +1,8 @@
 import { appPage } from '@/app/app-pages'
-import { RssiDashboard } from '@/features/compliance/RssiDashboard'
+import { RssiDashboard } from '@/features/dashboards/components/RssiDashboard'
+import { useApplicationOptions } from '@/features/rights/api'
 
 export function RssiDashboardRoute() {
-  return <RssiDashboard title={appPage('dashboard').title} />
+  const applications = useApplicationOptions()
+  return <RssiDashboard title={appPage('dashboard').title} applications={applications.data ?? []} />
 }

@@ -10,11 +10,9 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
-import { roleLabel } from '@/lib/labels'
-import { useAdminDashboard, useApplicationSummaries, useCampaigns, useDirectoryUsers } from './api'
-import { CampaignFormDialog } from './CampaignFormDialog'
-import { ImportDialog } from './import/ImportDialog'
-import { CAMPAIGN_LINK_PARAM, campaignStatusText, campaignStatusTone } from './model'
+import { campaignStatusLabel, roleLabel, type CampaignStatus } from '@/lib/labels'
+import { campaignStatusTone } from '@/lib/tones'
+import { useAdminCounters, useApplicationSummaries, useDirectoryUsers } from '../api'
 
 type Tab = 'campaigns' | 'users' | 'applications'
 const TABS: { key: Tab; label: string }[] = [
@@ -43,22 +41,44 @@ function Details({ to, name }: { to: string; name: string }) {
   )
 }
 
-function Loading<T>({ query, children }: { query: { isPending: boolean; error: Error | null; data: T | undefined }; children: (data: T) => ReactNode }) {
+interface QueryState<T> {
+  isPending: boolean
+  error: Error | null
+  data: T | undefined
+}
+
+/** A campaign as the admin dashboard lists it; the campaigns feature's list, passed by the route, fits it. */
+export interface AdminCampaign {
+  id: string
+  name: string
+  status: CampaignStatus
+  endDate: string
+  progress: number | null
+}
+
+function Loading<T>({ query, children }: { query: QueryState<T>; children: (data: T) => ReactNode }) {
   if (query.isPending) return <Spinner className="py-10" />
   if (query.error) return <ErrorBox message={query.error.message} className="m-4" />
   return <>{children(query.data as T)}</>
 }
 
-/** The admin and RSSI's dashboard on live data (ARCHITECTURE §6). */
-export function AdminDashboard({ title }: { title: string }) {
-  const counters = useAdminDashboard()
-  const campaigns = useCampaigns()
+interface AdminDashboardProps {
+  title: string
+  /** The campaigns feature's list, read by the route. */
+  campaigns: QueryState<readonly AdminCampaign[]>
+  /** Where a campaign's Détails leads. */
+  campaignHref: (campaignId: string) => string
+  /** Open the campaigns feature's dialogs, which the route renders. */
+  onImport: () => void
+  onCreateCampaign: () => void
+}
+
+/** The admin's dashboard on live data (ARCHITECTURE §6): counters, then campaigns, people and applications by tab. */
+export function AdminDashboard({ title, campaigns, campaignHref, onImport, onCreateCampaign }: AdminDashboardProps) {
+  const counters = useAdminCounters()
   const users = useDirectoryUsers()
   const applications = useApplicationSummaries()
   const [tab, setTab] = useState<Tab>('campaigns')
-  const [creating, setCreating] = useState(false)
-  const [importing, setImporting] = useState(false)
-  const [formKey, setFormKey] = useState(0)
 
   return (
     <>
@@ -67,15 +87,12 @@ export function AdminDashboard({ title }: { title: string }) {
         description="Administration des campagnes de revue"
         actions={
           <>
-            <Button variant="outline" leftIcon={<Upload aria-hidden="true" className="h-4 w-4" />} onClick={() => setImporting(true)}>
+            <Button variant="outline" leftIcon={<Upload aria-hidden="true" className="h-4 w-4" />} onClick={onImport}>
               Import CSV
             </Button>
             <Button
               leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />}
-              onClick={() => {
-                setFormKey((key) => key + 1)
-                setCreating(true)
-              }}
+              onClick={onCreateCampaign}
             >
               Nouvelle campagne
             </Button>
@@ -130,14 +147,14 @@ export function AdminDashboard({ title }: { title: string }) {
                       <TableRow key={campaign.id}>
                         <TableCell className="font-medium">{campaign.name}</TableCell>
                         <TableCell>
-                          <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusText(campaign.status)}</Badge>
+                          <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusLabel(campaign.status)}</Badge>
                         </TableCell>
                         <TableCell>{formatDate(campaign.endDate)}</TableCell>
                         <TableCell className="min-w-[140px]">
                           <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
                         </TableCell>
                         <TableCell>
-                          <Details to={`/app/campaigns?${CAMPAIGN_LINK_PARAM}=${campaign.id}`} name={campaign.name} />
+                          <Details to={campaignHref(campaign.id)} name={campaign.name} />
                         </TableCell>
                       </TableRow>
                     ))}
@@ -213,8 +230,6 @@ export function AdminDashboard({ title }: { title: string }) {
           )}
         </div>
       </Card>
-      {creating && <CampaignFormDialog key={formKey} onClose={() => setCreating(false)} />}
-      {importing && <ImportDialog onClose={() => setImporting(false)} />}
     </>
   )
 }

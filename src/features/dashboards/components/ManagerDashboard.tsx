@@ -8,14 +8,20 @@ import { useAwaitingRights, useTeamSummary } from '../api'
 import type { AwaitingRight } from '../model'
 import { Counter } from './Counter'
 import { AwaitingRightsTable } from './AwaitingRightsTable'
-import { TeamMembersCard } from './TeamMembersCard'
 
 /**
  * SPEC §2's manager view on live data (ARCHITECTURE §6): counters over the whole team computed in Postgres, the first
- * rights awaiting the manager (with the decision buttons the page supplies, and all of them in Mes revues) and the
+ * rights awaiting the manager (with the decision buttons the route supplies, and all of them in Mes revues) and the
  * team's progress.
  */
-export function ManagerDashboard({ renderActions }: { renderActions?: (right: AwaitingRight) => ReactNode }) {
+interface ManagerDashboardProps {
+  /** The decision buttons of a row of the awaiting rights (the reviews feature owns decisions). */
+  renderActions?: (right: AwaitingRight) => ReactNode
+  /** The team's progress, person by person (the team feature's card). */
+  teamProgress: ReactNode
+}
+
+export function ManagerDashboard({ renderActions, teamProgress }: ManagerDashboardProps) {
   const summary = useTeamSummary()
   const awaiting = useAwaitingRights()
   const total = summary.data?.awaiting_decision_count
@@ -60,7 +66,7 @@ export function ManagerDashboard({ renderActions }: { renderActions?: (right: Aw
         </CardContent>
       </Card>
 
-      <TeamMembersCard title="État d'avancement de l'équipe" />
+      {teamProgress}
     </div>
   )
 }

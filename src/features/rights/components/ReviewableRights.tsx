@@ -1,16 +1,20 @@
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { Spinner } from '@/components/ui/Spinner'
 import { Button } from '@/components/ui/Button'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate, lastUseText } from '@/lib/dates'
-import { type Decision, type OwnRight } from '../model'
+import { usePersonRights } from '../api'
+import type { HeldRight } from '../model'
 
-interface RightsTableProps {
-  rights: readonly OwnRight[]
-  onDecide: (right: OwnRight, decision: Decision) => void
+interface ReviewableRightsTableProps {
+  rights: readonly HeldRight[]
+  /** Opens the decision on a pending right; the reviews feature, composed by the route, owns decisions. */
+  onDecide: (right: HeldRight) => void
 }
 
 /** SPEC §2's 'Droits à revoir': Valider and Refuser only on pending rights. */
-export function RightsTable({ rights, onDecide }: RightsTableProps) {
+export function ReviewableRightsTable({ rights, onDecide }: ReviewableRightsTableProps) {
   return (
     <Table caption="Droits à revoir">
       <TableHead>
@@ -39,10 +43,10 @@ export function RightsTable({ rights, onDecide }: RightsTableProps) {
               <TableCell>
                 {right.status === 'pending' && (
                   <div className="flex gap-2">
-                    <Button size="sm" variant="success" onClick={() => onDecide(right, 'approve')} aria-label={`Valider ${application} — ${right.role_name}`}>
+                    <Button size="sm" variant="success" onClick={() => onDecide(right)} aria-label={`Valider ${application} — ${right.role_name}`}>
                       Valider
                     </Button>
-                    <Button size="sm" variant="danger" onClick={() => onDecide(right, 'refuse')} aria-label={`Refuser ${application} — ${right.role_name}`}>
+                    <Button size="sm" variant="danger" onClick={() => onDecide(right)} aria-label={`Refuser ${application} — ${right.role_name}`}>
                       Refuser
                     </Button>
                   </div>
@@ -54,4 +58,12 @@ export function RightsTable({ rights, onDecide }: RightsTableProps) {
       </TableBody>
     </Table>
   )
+}
+
+/** The holder's own rights, as SPEC §2's user dashboard lists them for review. */
+export function ReviewableRights({ userId, onDecide }: { userId: string; onDecide: (right: HeldRight) => void }) {
+  const rights = usePersonRights(userId)
+  if (rights.isPending) return <Spinner className="py-8" />
+  if (rights.error) return <ErrorBox className="m-4" message={rights.error.message} />
+  return <ReviewableRightsTable rights={rights.data} onDecide={onDecide} />
 }

@@ -13,21 +13,20 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { downloadCsv, toCsv } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
 import { cn } from '@/lib/cn'
-import { fetchAllRightsForExport, rssiDashboardQuery, useApplicationOptions, useLiveCompliance } from './api'
+import { formatRate, levelOf, type Level } from '@/lib/rates'
+import { fetchAllRightsForExport, rssiDashboardQuery, useLiveRssiDashboard } from '../api'
 import { DashboardFiltersDialog } from './DashboardFiltersDialog'
 import {
   activeFilterCount,
   defaultFilters,
-  formatRate,
-  levelOf,
   PERIOD_BUTTONS,
   RIGHTS_CSV_HEADER,
   rightsCsvRow,
   rightsExportFileName,
   withPeriod,
+  type ApplicationChoice,
   type DashboardFilters,
-  type Level,
-} from './model'
+} from '../model'
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
 
@@ -51,19 +50,20 @@ function Counter({ label, value, icon, tone }: { label: string; value: ReactNode
 
 interface RssiDashboardProps {
   title: string
+  /** The applications the filters offer. */
+  applications: readonly ApplicationChoice[]
   /** Fixed 'today' for tests. */
   today?: Date
 }
 
 /** SPEC §2 RSSI view: every figure comes from rssi_dashboard, computed in Postgres. */
-export function RssiDashboard({ title, today }: RssiDashboardProps) {
+export function RssiDashboard({ title, applications, today }: RssiDashboardProps) {
   const [filters, setFilters] = useState<DashboardFilters>(() => defaultFilters(today))
   const [filtersOpen, setFiltersOpen] = useState(false)
   const [exporting, setExporting] = useState<number | null>(null)
   const [exportError, setExportError] = useState<string | null>(null)
-  useLiveCompliance()
+  useLiveRssiDashboard()
   const dashboard = useQuery({ ...rssiDashboardQuery(filters), placeholderData: keepPreviousData })
-  const applications = useApplicationOptions()
   const filterCount = activeFilterCount(filters)
 
   async function exportCsv() {
@@ -136,8 +136,8 @@ export function RssiDashboard({ title, today }: RssiDashboardProps) {
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
               <Counter
                 label="Taux de conformité"
-                value={formatRate(counters.compliance_rate)}
-                tone={counters.compliance_level ?? levelOf(counters.compliance_rate)}
+                value={formatRate(counters.validation_rate)}
+                tone={counters.validation_level ?? levelOf(counters.validation_rate)}
                 icon={<ShieldCheck className="h-8 w-8" />}
               />
               <Counter label="Comptes à risque" value={counters.at_risk_rights} icon={<AlertTriangle className="h-8 w-8" />} />
@@ -235,7 +235,7 @@ export function RssiDashboard({ title, today }: RssiDashboardProps) {
       <DashboardFiltersDialog
         open={filtersOpen}
         filters={filters}
-        applications={applications.data ?? []}
+        applications={applications}
         onApply={setFilters}
         onClose={() => setFiltersOpen(false)}
       />

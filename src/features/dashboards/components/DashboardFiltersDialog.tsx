@@ -3,12 +3,12 @@ import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { TextInput } from '@/components/ui/TextInput'
 import { ACCOUNT_TYPES, accountTypeLabel, type AccountType } from '@/lib/labels'
-import { defaultFilters, type ApplicationOption, type DashboardFilters } from './model'
+import { defaultFilters, type ApplicationChoice, type DashboardFilters } from '../model'
 
 interface DashboardFiltersDialogProps {
   open: boolean
   filters: DashboardFilters
-  applications: readonly ApplicationOption[]
+  applications: readonly ApplicationChoice[]
   onApply: (filters: DashboardFilters) => void
   onClose: () => void
 }

@@ -1,14 +1,9 @@
-import { useState } from 'react'
+import type { ReactNode } from 'react'
 import { CalendarClock, Clock, Info } from 'lucide-react'
-import { useCurrentUser } from '@/auth/auth-context'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
-import { Spinner } from '@/components/ui/Spinner'
 import { formatDate } from '@/lib/dates'
-import { useOwnRights, useReviewDeadline, useRightsSummary, validateRight } from '../api'
-import type { DecisionInput, DecisionTarget, OwnRight } from '../model'
-import { RightsTable } from './RightsTable'
-import { ValidationDialog } from './ValidationDialog'
+import { useReviewDeadline, useRightsSummary } from '../api'
 
 function Counter({ label, value, tone }: { label: string; value: number | undefined; tone: string }) {
   return (
@@ -23,24 +18,13 @@ function Counter({ label, value, tone }: { label: string; value: number | undefi
   )
 }
 
-/** SPEC §2's user view on live data: counters, 'Droits à revoir', the validation dialog and the info notes. */
-export function UserDashboard({ decide = validateRight }: { decide?: (input: DecisionInput) => Promise<void> }) {
-  const user = useCurrentUser()
+/**
+ * SPEC §2's user view on live data: counters, 'Droits à revoir' (the holder's rights with their decision buttons,
+ * composed by the route) and the info notes.
+ */
+export function UserDashboard({ rightsToReview }: { rightsToReview: ReactNode }) {
   const summary = useRightsSummary()
-  const rights = useOwnRights(user.id)
   const deadline = useReviewDeadline()
-  const [target, setTarget] = useState<DecisionTarget | null>(null)
-  const holderName = `${user.firstName} ${user.lastName}`.trim()
-
-  const open = (right: OwnRight) =>
-    setTarget({
-      rightId: right.id,
-      applicationName: right.application?.name ?? '-',
-      roleName: right.role_name,
-      holderName,
-      approveStatus: 'validated_user',
-      refuseStatus: 'refused_user',
-    })
 
   return (
     <div className="space-y-6">
@@ -55,15 +39,7 @@ export function UserDashboard({ decide = validateRight }: { decide?: (input: Dec
         <CardHeader>
           <CardTitle>Droits à revoir</CardTitle>
         </CardHeader>
-        <CardContent className="p-0">
-          {rights.isPending ? (
-            <Spinner className="py-8" />
-          ) : rights.error ? (
-            <ErrorBox className="m-4" message={rights.error.message} />
-          ) : (
-            <RightsTable rights={rights.data} onDecide={open} />
-          )}
-        </CardContent>
+        <CardContent className="p-0">{rightsToReview}</CardContent>
       </Card>
 
       <ul aria-label="Informations" className="space-y-2 text-sm text-gray-700">
@@ -87,8 +63,6 @@ export function UserDashboard({ decide = validateRight }: { decide?: (input: Dec
           <span>Toutes les actions sont horodatées et conservées comme preuves d&apos;audit.</span>
         </li>
       </ul>
-
-      <ValidationDialog target={target} onClose={() => setTarget(null)} decide={decide} />
     </div>
   )
 }

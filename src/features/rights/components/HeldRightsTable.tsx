@@ -1,18 +1,8 @@
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate, lastUseText } from '@/lib/dates'
-import { accountTypeLabel, type RightStatus } from '@/lib/labels'
-
-/** A right as its holder, or whoever may read it, sees it listed. */
-export interface HeldRight {
-  id: string
-  status: RightStatus
-  role_name: string
-  account_type: string
-  granted_at: string | null
-  last_used_at: string | null
-  application: { name: string } | null
-}
+import { accountTypeLabel } from '@/lib/labels'
+import type { HeldRight } from '../model'
 
 interface HeldRightsTableProps {
   caption: string

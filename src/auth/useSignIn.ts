@@ -1,0 +1,105 @@
+import { useCallback } from 'react'
+import type { AuthContextValue } from './auth-context'
+import { SignInError } from './errors'
+import { DEFAULT_AFTER_SIGN_IN, isSafeReturnPath, OAUTH_RETURN_KEY } from './return-path'
+import { clearLoggedOutFlag } from './session'
+import type { AppUser, AuthGateway, AuthIdentity } from './types'
+import type { AuthGatewayAccess } from './useAuthGateway'
+import { SIGNED_OUT, type SessionState } from './useSessionState'
+
+/** A sign-in failure the gateway already classified stays as it is; anything else is the service, not the person. */
+function unavailable(error: unknown): SignInError {
+  return error instanceof SignInError ? error : new SignInError('unavailable', { cause: error })
+}
+
+/** The three ways in (password, Google, Google's return) and the profile each ends with. */
+export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: SessionState) => void) {
+  // The profile is what makes a session usable: without it the account is signed out again at once.
+  const establish = useCallback(
+    async (gateway: AuthGateway, identity: AuthIdentity) => {
+      clearLoggedOutFlag(window.localStorage)
+      let user: AppUser
+      try {
+        user = await gateway.loadProfile(identity)
+      } catch (error) {
+        console.error('Profile lookup failed after sign-in', error)
+        await gateway.signOut('local').catch(() => null)
+        setState(SIGNED_OUT)
+        throw new SignInError('profile', { cause: error })
+      }
+      try {
+        await gateway.recordLogin(user.id)
+      } catch (error) {
+        console.error('Recording the sign-in time failed', error)
+      }
+      setState({ status: 'authenticated', user })
+    },
+    [setState],
+  )
+
+  const withGateway = useCallback(async () => {
+    try {
+      return await getGateway()
+    } catch (error) {
+      console.error('Authentication client failed to load', error)
+      throw new SignInError('unavailable', { cause: error })
+    }
+  }, [getGateway])
+
+  const prepareSignIn = useCallback(() => {
+    // A failure here resurfaces, reported, when the sign-in itself asks for the gateway.
+    getGateway().catch(() => undefined)
+  }, [getGateway])
+
+  const signInWithPassword = useCallback<AuthContextValue['signInWithPassword']>(
+    async (input) => {
+      const gateway = await withGateway()
+      let identity: AuthIdentity
+      try {
+        identity = await gateway.signInWithPassword(input)
+      } catch (error) {
+        if (error instanceof SignInError && error.kind === 'credentials') throw error
+        console.error('Password sign-in failed', error)
+        throw unavailable(error)
+      }
+      await establish(gateway, identity)
+    },
+    [withGateway, establish],
+  )
+
+  const signInWithGoogle = useCallback<AuthContextValue['signInWithGoogle']>(
+    async ({ remember, returnTo }) => {
+      const gateway = await withGateway()
+      window.sessionStorage.setItem(OAUTH_RETURN_KEY, returnTo)
+      try {
+        await gateway.signInWithGoogle({ redirectTo: `${window.location.origin}/auth/callback`, remember })
+      } catch (error) {
+        window.sessionStorage.removeItem(OAUTH_RETURN_KEY)
+        if (error instanceof SignInError && error.kind === 'googleDisabled') throw error
+        console.error('Google sign-in failed', error)
+        throw unavailable(error)
+      }
+    },
+    [withGateway],
+  )
+
+  const completeOAuthSignIn = useCallback<AuthContextValue['completeOAuthSignIn']>(
+    async (code) => {
+      const gateway = await withGateway()
+      let identity: AuthIdentity
+      try {
+        identity = await gateway.exchangeCode(code)
+      } catch (error) {
+        console.error('Google sign-in code exchange failed', error)
+        throw unavailable(error)
+      }
+      await establish(gateway, identity)
+      const returnTo = window.sessionStorage.getItem(OAUTH_RETURN_KEY)
+      window.sessionStorage.removeItem(OAUTH_RETURN_KEY)
+      return isSafeReturnPath(returnTo) ? returnTo : DEFAULT_AFTER_SIGN_IN
+    },
+    [withGateway, establish],
+  )
+
+  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn }
+}

@@ -1,0 +1,79 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react'
+import { Button } from '@/components/ui/Button'
+import { Card } from '@/components/ui/Card'
+import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { formatDateTime } from '@/lib/dates'
+import { actionLabel, auditUserLabel, detailsText, ipText, pageRangeText, type AuditEvent } from './model'
+
+function AuditRow({ event }: { event: AuditEvent }) {
+  return (
+    <TableRow>
+      <TableCell className="whitespace-nowrap">{formatDateTime(event.timestamp)}</TableCell>
+      <TableCell>
+        <p>{auditUserLabel(event)}</p>
+        {event.user_email && event.user_name && <p className="text-xs text-gray-500">{event.user_email}</p>}
+      </TableCell>
+      <TableCell>{actionLabel(event.action)}</TableCell>
+      <TableCell>{event.resource_type}</TableCell>
+      <TableCell className="max-w-40 break-all font-mono text-xs">{event.resource_id ?? '-'}</TableCell>
+      <TableCell>
+        <pre className="max-h-40 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs">{detailsText(event.details)}</pre>
+      </TableCell>
+      <TableCell>{ipText(event.ip_address)}</TableCell>
+    </TableRow>
+  )
+}
+
+interface AuditTableProps {
+  rows: AuditEvent[]
+  /** Still reading the page asked for: the rows shown are the previous page's. */
+  fetching: boolean
+  page: number
+  pages: number
+  /** Undefined while the server counts. */
+  total: number | undefined
+  canGoNext: boolean
+  onPrevious: () => void
+  onNext: () => void
+}
+
+/** One page of events and the pagination under it. */
+export function AuditTable({ rows, fetching, page, pages, total, canGoNext, onPrevious, onNext }: AuditTableProps) {
+  return (
+    <Card aria-busy={fetching || undefined}>
+      <Table caption="Journal d'audit">
+        <TableHead>
+          <tr>
+            <TableHeaderCell>Date</TableHeaderCell>
+            <TableHeaderCell>Utilisateur</TableHeaderCell>
+            <TableHeaderCell>Action</TableHeaderCell>
+            <TableHeaderCell>Type de ressource</TableHeaderCell>
+            <TableHeaderCell>Identifiant</TableHeaderCell>
+            <TableHeaderCell>Détails</TableHeaderCell>
+            <TableHeaderCell>Adresse IP</TableHeaderCell>
+          </tr>
+        </TableHead>
+        <TableBody>
+          {rows.length === 0 ? (
+            <TableEmptyRow colSpan={7} message="Aucun événement ne correspond aux filtres." />
+          ) : (
+            rows.map((event) => <AuditRow key={event.id} event={event} />)
+          )}
+        </TableBody>
+      </Table>
+      <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2 border-t border-gray-100 px-4 py-3">
+        <span className="text-sm text-gray-600">
+          {total === undefined ? '' : pageRangeText(page, rows.length, total)} · Page {page + 1} sur {pages}
+        </span>
+        <div className="flex gap-2">
+          <Button size="sm" variant="outline" leftIcon={<ChevronLeft aria-hidden="true" className="h-4 w-4" />} disabled={page === 0} onClick={onPrevious}>
+            Précédent
+          </Button>
+          <Button size="sm" variant="outline" rightIcon={<ChevronRight aria-hidden="true" className="h-4 w-4" />} disabled={!canGoNext} onClick={onNext}>
+            Suivant
+          </Button>
+        </div>
+      </nav>
+    </Card>
+  )
+}

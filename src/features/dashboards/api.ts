@@ -1,0 +1,176 @@
+/** The only file of the dashboards feature that calls Supabase: each audience's figures (SPEC §2). */
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { throwApiError } from '@/lib/api-error'
+import { readAllPages } from '@/lib/paging'
+import { RIGHTS_QUERY_ROOT } from '@/lib/query-keys'
+import { useLiveInvalidation } from '@/lib/realtime'
+import { getSupabase } from '@/lib/supabase'
+import {
+  dashboardArgs,
+  defaultFilters,
+  EMPTY_TEAM_SUMMARY,
+  rightsExportArgs,
+  type AdminCounters,
+  type ApplicationSummary,
+  type AwaitingRight,
+  type DashboardFilters,
+  type DirectoryUser,
+  type ReviewDeadline,
+  type RightExportRow,
+  type RightsSummary,
+  type RssiDashboard,
+  type TeamSummary,
+} from './model'
+
+/** How many of the rights awaiting the manager the dashboard lists; Mes revues has them all. */
+export const DASHBOARD_AWAITING_ROWS = 10
+/** The API's row cap: a page of this size is full, a shorter one is the last. */
+export const EXPORT_PAGE_SIZE = 1000
+
+function firstRow<T>(data: unknown): Partial<T> | null | undefined {
+  return (Array.isArray(data) ? data[0] : data) as Partial<T> | null | undefined
+}
+
+// ---------------------------------------------------------------- user
+
+export async function fetchRightsSummary(): Promise<RightsSummary> {
+  const { data, error } = await getSupabase().rpc('my_rights_summary')
+  if (error) throwApiError(error)
+  const row = firstRow<RightsSummary>(data)
+  return {
+    rights_count: Number(row?.rights_count ?? 0),
+    pending_count: Number(row?.pending_count ?? 0),
+    validated_count: Number(row?.validated_count ?? 0),
+    refused_count: Number(row?.refused_count ?? 0),
+  }
+}
+
+export async function fetchReviewDeadline(): Promise<ReviewDeadline | null> {
+  const { data, error } = await getSupabase().rpc('my_review_deadline')
+  if (error) throwApiError(error)
+  const rows = (data ?? []) as unknown as ReviewDeadline[]
+  return rows[0] ?? null
+}
+
+// ---------------------------------------------------------------- manager
+
+/** Counted in Postgres over the whole team, so the figures hold past the API's 1000-row page. */
+export async function fetchTeamSummary(): Promise<TeamSummary> {
+  const { data, error } = await getSupabase().rpc('manager_dashboard', {})
+  if (error) throwApiError(error)
+  return { ...EMPTY_TEAM_SUMMARY, ...firstRow<TeamSummary>(data) }
+}
+
+/** The first page of the caller's review queue: a manager's queue is their team's rights awaiting them. */
+export async function fetchAwaitingRights(limit = DASHBOARD_AWAITING_ROWS): Promise<AwaitingRight[]> {
+  const { data, error } = await getSupabase().rpc('review_queue', { p_limit: limit })
+  if (error) throwApiError(error)
+  return (data ?? []) as unknown as AwaitingRight[]
+}
+
+// ---------------------------------------------------------------- admin
+
+export async function fetchAdminCounters(): Promise<AdminCounters> {
+  const { data, error } = await getSupabase().rpc('admin_dashboard')
+  if (error) throwApiError(error)
+  const row = firstRow<AdminCounters>(data)
+  return {
+    active_campaigns: row?.active_campaigns ?? 0,
+    draft_campaigns: row?.draft_campaigns ?? 0,
+    completed_campaigns: row?.completed_campaigns ?? 0,
+    archived_campaigns: row?.archived_campaigns ?? 0,
+    users: row?.users ?? 0,
+    applications: row?.applications ?? 0,
+  }
+}
+
+export function fetchDirectoryUsers(): Promise<DirectoryUser[]> {
+  return readAllPages((from, to) =>
+    getSupabase().from('users').select('id,first_name,last_name,email,role,department').order('last_name').order('first_name').order('id').range(from, to),
+  )
+}
+
+export function fetchApplicationSummaries(): Promise<ApplicationSummary[]> {
+  return readAllPages((from, to) =>
+    getSupabase().from('applications').select('id,name,description,created_at').order('name').order('id').range(from, to),
+  )
+}
+
+// ---------------------------------------------------------------- RSSI
+
+export async function fetchRssiDashboard(filters: DashboardFilters): Promise<RssiDashboard> {
+  const { data, error } = await getSupabase().rpc('rssi_dashboard', dashboardArgs(filters))
+  if (error) throwApiError(error)
+  return data as unknown as RssiDashboard
+}
+
+/** Every filtered right, page after page (keyset on id), so the file is never cut at the API's 1000 rows. */
+export async function fetchAllRightsForExport(filters: DashboardFilters, onProgress?: (fetched: number) => void): Promise<RightExportRow[]> {
+  const rows: RightExportRow[] = []
+  let afterId: string | undefined
+  for (;;) {
+    const { data, error } = await getSupabase().rpc('rssi_rights_export', {
+      ...rightsExportArgs(filters),
+      p_after_id: afterId,
+      p_limit: EXPORT_PAGE_SIZE,
+    })
+    if (error) throwApiError(error)
+    const page = (data ?? []) as unknown as RightExportRow[]
+    rows.push(...page)
+    onProgress?.(rows.length)
+    if (page.length < EXPORT_PAGE_SIZE) return rows
+    afterId = page[page.length - 1]?.id
+  }
+}
+
+// ---------------------------------------------------------------- keys, queries, hooks
+
+/**
+ * The reviewers' dashboards sit under the rights root, which every decision invalidates. The admin's and the RSSI's
+ * do not: neither role decides, and their aggregates follow others' decisions through a slower live refresh.
+ */
+export const dashboardKeys = {
+  rightsSummary: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'summary'] as const,
+  deadline: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'deadline'] as const,
+  teamSummary: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'team-summary'] as const,
+  awaiting: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'awaiting'] as const,
+  admin: ['dashboard', 'admin'] as const,
+  adminCounters: () => ['dashboard', 'admin', 'counters'] as const,
+  adminUsers: () => ['dashboard', 'admin', 'users'] as const,
+  adminApplications: () => ['dashboard', 'admin', 'applications'] as const,
+  rssi: ['dashboard', 'rssi'] as const,
+  rssiFigures: (filters: DashboardFilters) => ['dashboard', 'rssi', filters] as const,
+}
+
+export const rightsSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.rightsSummary(), queryFn: fetchRightsSummary })
+export const reviewDeadlineQuery = () => queryOptions({ queryKey: dashboardKeys.deadline(), queryFn: fetchReviewDeadline })
+export const teamSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.teamSummary(), queryFn: fetchTeamSummary })
+export const awaitingRightsQuery = () => queryOptions({ queryKey: dashboardKeys.awaiting(), queryFn: () => fetchAwaitingRights() })
+export const adminCountersQuery = () => queryOptions({ queryKey: dashboardKeys.adminCounters(), queryFn: fetchAdminCounters })
+export const directoryUsersQuery = () => queryOptions({ queryKey: dashboardKeys.adminUsers(), queryFn: fetchDirectoryUsers })
+export const applicationSummariesQuery = () => queryOptions({ queryKey: dashboardKeys.adminApplications(), queryFn: fetchApplicationSummaries })
+export const rssiDashboardQuery = (filters: DashboardFilters) =>
+  queryOptions({ queryKey: dashboardKeys.rssiFigures(filters), queryFn: () => fetchRssiDashboard(filters) })
+
+/**
+ * Asks for the RSSI's first figures (default filters) before the dashboard's code has arrived, so that the landing
+ * page waits for the slower of the two rather than for both in turn.
+ */
+export const prefetchRssiDashboard = (queryClient: QueryClient) => queryClient.prefetchQuery(rssiDashboardQuery(defaultFilters()))
+
+export const useRightsSummary = () => useQuery(rightsSummaryQuery())
+export const useReviewDeadline = () => useQuery(reviewDeadlineQuery())
+export const useTeamSummary = () => useQuery(teamSummaryQuery())
+export const useAwaitingRights = () => useQuery(awaitingRightsQuery())
+export const useAdminCounters = () => useQuery(adminCountersQuery())
+export const useDirectoryUsers = () => useQuery(directoryUsersQuery())
+export const useApplicationSummaries = () => useQuery(applicationSummariesQuery())
+
+// Aggregates over every right: a stream of changes refreshes them every few seconds rather than on each one.
+const AGGREGATE_TIMING = { debounceMs: 1000, maxWaitMs: 5000 }
+
+/** The admin's counters and lists follow campaigns, people and applications as others change them. */
+export const useLiveAdminDashboard = () => useLiveInvalidation(['campaigns', 'user_rights', 'applications', 'users'], dashboardKeys.admin, AGGREGATE_TIMING)
+/** The RSSI's figures follow the decisions, campaigns, applications and rules as they change. */
+export const useLiveRssiDashboard = () =>
+  useLiveInvalidation(['user_rights', 'campaigns', 'applications', 'control_rules', 'users'], dashboardKeys.rssi, AGGREGATE_TIMING)

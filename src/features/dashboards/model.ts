@@ -1,0 +1,274 @@
+/** The dashboards' data and pure rules: the reviewers' counters, the manager's team, the admin's and the RSSI's figures (SPEC §2, §9). */
+import { format, subDays, subMonths } from 'date-fns'
+import type { CsvCell } from '@/lib/csv'
+import { formatDate } from '@/lib/dates'
+import type { AccountType, RightStatus } from '@/lib/labels'
+import type { Level } from '@/lib/rates'
+
+// ---------------------------------------------------------------- user and manager
+
+/** The caller's own rights counted (rpc('my_rights_summary')). */
+export interface RightsSummary {
+  rights_count: number
+  pending_count: number
+  validated_count: number
+  refused_count: number
+}
+
+/** The nearest campaign end among the caller's pending rights (rpc('my_review_deadline')). */
+export interface ReviewDeadline {
+  campaign_id: string
+  campaign_name: string
+  end_date: string
+  pending_count: number
+}
+
+/** The manager dashboard's counters, over every right of the caller's team (rpc('manager_dashboard')). */
+export interface TeamSummary {
+  team_size: number
+  rights_count: number
+  pending_count: number
+  validated_count: number
+  refused_count: number
+  progress: number | null
+  awaiting_decision_count: number
+}
+
+export const EMPTY_TEAM_SUMMARY: TeamSummary = {
+  team_size: 0,
+  rights_count: 0,
+  pending_count: 0,
+  validated_count: 0,
+  refused_count: 0,
+  progress: null,
+  awaiting_decision_count: 0,
+}
+
+/** A right of the team awaiting the caller's decision, as the dashboard lists it (rows of rpc('review_queue')). */
+export interface AwaitingRight {
+  right_id: string
+  holder_name: string
+  application_name: string
+  role_name: string
+  status: RightStatus
+  last_used_at: string | null
+  recommendation: string | null
+  /** The statuses the manager's Valider and Refuser give (rpc('review_queue')). */
+  approve_status: RightStatus | null
+  refuse_status: RightStatus | null
+}
+
+/** The dashboard shows a first page of the queue; sorted by person then application so that it reads as a list. */
+export function sortAwaiting(rights: readonly AwaitingRight[]): AwaitingRight[] {
+  return [...rights].sort(
+    (a, b) =>
+      a.holder_name.localeCompare(b.holder_name, 'fr') ||
+      a.application_name.localeCompare(b.application_name, 'fr') ||
+      a.role_name.localeCompare(b.role_name, 'fr'),
+  )
+}
+
+// ---------------------------------------------------------------- admin
+
+export interface AdminCounters {
+  active_campaigns: number
+  draft_campaigns: number
+  completed_campaigns: number
+  archived_campaigns: number
+  users: number
+  applications: number
+}
+
+export interface DirectoryUser {
+  id: string
+  first_name: string
+  last_name: string
+  email: string
+  role: string
+  department: string | null
+}
+
+export interface ApplicationSummary {
+  id: string
+  name: string
+  description: string | null
+  created_at: string
+}
+
+// ---------------------------------------------------------------- RSSI
+
+/** An application the RSSI may filter on. */
+export interface ApplicationChoice {
+  id: string
+  name: string
+}
+
+export interface DashboardCounters {
+  total_rights: number
+  validated_rights: number
+  /** validated / all rights in scope (SPEC §9 'Taux de conformité' on the RSSI dashboard). */
+  validation_rate: number | null
+  validation_level: Level | null
+  at_risk_rights: number
+  reviews_in_progress: number
+  reviews_completed: number
+}
+
+export interface ApplicationCompliance {
+  application_id: string
+  application_name: string
+  total_rights: number
+  validated_rights: number
+  rate: number | null
+  level: Level | null
+}
+
+export interface Risk {
+  key: string
+  label: string
+  count: number
+}
+
+export interface ActiveCampaign {
+  id: string
+  name: string
+  description: string | null
+  application_id: string | null
+  application_name: string | null
+  account_type: string | null
+  start_date: string | null
+  end_date: string | null
+  total_rights: number
+  reviewed_rights: number
+  progress: number | null
+  scope_rights: number
+  scope_reviewed_rights: number
+  scope_progress: number | null
+}
+
+export interface RssiDashboard {
+  as_of: string
+  counters: DashboardCounters
+  compliance_by_application: ApplicationCompliance[]
+  risks: Risk[]
+  active_campaigns: ActiveCampaign[]
+  activity: { decisions: number; approved: number; refused: number } | null
+}
+
+/** One row of rssi_rights_export (the generated types only say Json). */
+export interface RightExportRow {
+  id: string
+  application_id: string
+  application_name: string
+  user_id: string
+  user_name: string | null
+  user_email: string | null
+  role_name: string
+  account_type: string
+  status: string
+  status_label: string
+  granted_at: string | null
+  last_used_at: string | null
+  validated_at: string | null
+  campaign_id: string | null
+  campaign_name: string | null
+}
+
+// ---------------------------------------------------------------- filters and period
+
+export type Period = 'semaine' | 'mois' | 'trimestre' | 'personnalisee'
+
+export const PERIOD_BUTTONS: readonly { period: Exclude<Period, 'personnalisee'>; label: string }[] = [
+  { period: 'semaine', label: 'Semaine' },
+  { period: 'mois', label: 'Mois' },
+  { period: 'trimestre', label: 'Trimestre' },
+]
+
+/** SPEC §9: default date range, the last 30 days. */
+export const DEFAULT_WINDOW_DAYS = 30
+
+export interface DashboardFilters {
+  search: string
+  applicationId: string
+  accountType: AccountType | ''
+  /** 'yyyy-MM-dd', both included. */
+  from: string
+  to: string
+  period: Period
+}
+
+const isoDay = (date: Date) => format(date, 'yyyy-MM-dd')
+
+/** SPEC §9: week = 7 days, month = 1 month, quarter = 3 months, ending today; 'personnalisee' = the last 30 days. */
+export function periodWindow(period: Period, today: Date = new Date()): { from: string; to: string } {
+  const start =
+    period === 'semaine'
+      ? subDays(today, 7)
+      : period === 'mois'
+        ? subMonths(today, 1)
+        : period === 'trimestre'
+          ? subMonths(today, 3)
+          : subDays(today, DEFAULT_WINDOW_DAYS)
+  return { from: isoDay(start), to: isoDay(today) }
+}
+
+export function defaultFilters(today: Date = new Date()): DashboardFilters {
+  return { search: '', applicationId: '', accountType: '', ...periodWindow('personnalisee', today), period: 'personnalisee' }
+}
+
+export function withPeriod(filters: DashboardFilters, period: Period, today: Date = new Date()): DashboardFilters {
+  return { ...filters, ...periodWindow(period, today), period }
+}
+
+/** How many filters differ from 'everything' (the dates are always set, so they do not count). */
+export function activeFilterCount(filters: DashboardFilters): number {
+  return [filters.search.trim(), filters.applicationId, filters.accountType].filter((value) => value !== '').length
+}
+
+/** The filters as the RPC arguments; an empty field is left out, which the SQL reads as 'no filter'. */
+export function dashboardArgs(filters: DashboardFilters) {
+  return {
+    p_search: filters.search.trim() || undefined,
+    p_application_id: filters.applicationId || undefined,
+    p_account_type: filters.accountType || undefined,
+    p_from: filters.from || undefined,
+    p_to: filters.to || undefined,
+  }
+}
+
+export function rightsExportArgs(filters: DashboardFilters) {
+  return {
+    p_search: filters.search.trim() || undefined,
+    p_application_id: filters.applicationId || undefined,
+    p_account_type: filters.accountType || undefined,
+  }
+}
+
+// ---------------------------------------------------------------- CSV
+
+/** SPEC §9: revue-droits-{period}-{date}.csv, the date being the day of the export. */
+export function rightsExportFileName(period: Period, today: Date = new Date()): string {
+  return `revue-droits-${period}-${isoDay(today)}.csv`
+}
+
+export const RIGHTS_CSV_HEADER = [
+  'Application',
+  'Utilisateur',
+  'Rôle',
+  'Statut',
+  "Date d'attribution",
+  'Dernière utilisation',
+  'Campagne',
+] as const
+
+export function rightsCsvRow(row: RightExportRow): CsvCell[] {
+  return [
+    row.application_name,
+    row.user_name || row.user_email || '',
+    row.role_name,
+    row.status_label,
+    formatDate(row.granted_at, ''),
+    formatDate(row.last_used_at, 'Jamais'),
+    row.campaign_name ?? '',
+  ]
+}

@@ -1,0 +1,24 @@
+import type { PostgrestError } from '@supabase/supabase-js'
+import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+
+/** What an API call failed with, as supabase-js reports it (PostgREST, RPC or auth errors all carry a message). */
+export type ApiFailure = Pick<PostgrestError, 'message'> & Partial<Pick<PostgrestError, 'code' | 'details' | 'hint'>>
+
+/**
+ * Turns a supabase-js error into a thrown Error whose message the screens show as is. The database already answers in
+ * French; an empty message (a dropped connection, say) falls back to the caller's wording so the screen never shows
+ * a blank error. The Postgres code stays on the error for callers that branch on it (42501, 23505…).
+ */
+export class ApiError extends Error {
+  readonly code: string | undefined
+
+  constructor(failure: ApiFailure, fallback = DEFAULT_ERROR_MESSAGE) {
+    super(failure.message?.trim() ? failure.message : fallback)
+    this.name = 'ApiError'
+    this.code = failure.code
+  }
+}
+
+export function throwApiError(failure: ApiFailure, fallback?: string): never {
+  throw new ApiError(failure, fallback)
+}
