@@ -185,8 +185,8 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
 
 describe('drafts and active campaigns take and change rights as before', () => {
   it.each([
-    ['a draft', () => createDraftCampaign(db)],
-    ['an active', async () => campaignIds.active],
+    ['a draft', (): Promise<string> => createDraftCampaign(db)],
+    ['an active', async (): Promise<string> => campaignIds.active],
   ] as const)('admin adds a right to %s campaign, changes it and removes it', async (_label, campaignOf) => {
     const campaign = await campaignOf()
     const application = await createApplication(db)
