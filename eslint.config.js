@@ -1,15 +1,22 @@
 import { readdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
-import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 
-const root = fileURLToPath(new URL('.', import.meta.url))
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
+
+const FEATURE_MESSAGE = 'A feature does not import another: compose them in src/app/routes (props or slots).'
+const APP_PATTERN = {
+  regex: '^(@/|(\\.\\./)+)app(/|$)',
+  message: 'src/app depends on features, components and lib, never the other way round.',
+}
+const LOCAL_SERVER_PATTERN = {
+  regex: 'supabase/local(/|$)',
+  message: 'The app talks to the local server through the Supabase API only, never by importing it.',
+}
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', '.netlify', '.tmp'] },
@@ -24,40 +31,47 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
     },
   },
-  // Boundaries: imports are resolved to files (the '@/…' alias and relative paths alike) and checked by folder.
-  // No feature imports another: data several features show is a feature of its own, and the routes (src/app/routes)
-  // compose features, passing one's component to another as a prop or slot (<ProfilePage rights={<PersonRights />} />).
+  // Boundaries. No feature imports another: data several features show is a feature of its own, and the routes
+  // (src/app/routes) compose features, passing one's component to another as a prop or slot
+  // (<ProfilePage rights={<PersonRights />} />). src/app depends on features, components and lib, never the reverse,
+  // and the app reaches the local server only through the Supabase API.
+  // ESLint's own no-restricted-imports sees import strings, not resolved files, so a feature's files may leave their
+  // feature only through the '@/' alias (a relative path climbing out of it is refused), which the patterns check.
+  ...features.flatMap((feature) =>
+    [0, 1, 2, 3].map((depth) => ({
+      files: [`src/features/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              { regex: `^@/features/(?!${feature}(/|$))`, message: FEATURE_MESSAGE },
+              { regex: `^(\\.\\./){${depth + 1},}`, message: 'Leave the feature through @/ only (@/lib/…, @/components/…): a relative path out of it hides a cross-feature import.' },
+              APP_PATTERN,
+              LOCAL_SERVER_PATTERN,
+            ],
+          },
+        ],
+      },
+    })),
+  ),
   {
-    files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ alias: { '@': [`${root}src`] }, extensions: ['.ts', '.tsx', '.js'] })],
-    },
+    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],
     rules: {
-      'import-x/no-restricted-paths': [
+      'no-restricted-imports': [
         'error',
         {
-          basePath: root,
-          zones: [
-            ...features.map((feature) => ({
-              target: `./src/features/${feature}`,
-              from: './src/features',
-              except: [`./${feature}`],
-              message: 'A feature does not import another: compose them in src/app/routes (props or slots).',
-            })),
-            {
-              target: ['./src/features', './src/components', './src/lib'],
-              from: './src/app',
-              message: 'src/app depends on features, components and lib, never the other way round.',
-            },
-            {
-              target: './src',
-              from: './supabase/local',
-              message: 'The app talks to the local server through the Supabase API only, never by importing it.',
-            },
+          patterns: [
+            { regex: '^(@/|(\\.\\./)+)features(/|$)', message: 'Shared code does not depend on a feature.' },
+            APP_PATTERN,
+            LOCAL_SERVER_PATTERN,
           ],
         },
       ],
     },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}', 'src/auth/**/*.{ts,tsx}', 'src/pages/**/*.{ts,tsx}', 'src/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [LOCAL_SERVER_PATTERN] }] },
   },
 )
