@@ -8,6 +8,7 @@ import { TextInput } from '@/components/ui/TextInput'
 import { useAuditCount, useAuditFilterOptions, useAuditPage, useLiveAudit } from './api'
 import { ActionOptions, FilterSelect, UserOptions } from './AuditFilterFields'
 import { AuditFiltersDialog } from './AuditFiltersDialog'
+import { AuditSealCard } from './AuditSealCard'
 import { AuditTable } from './AuditTable'
 import { AUDIT_PAGE_SIZE, pageCount } from './model'
 import { useAuditExport } from './useAuditExport'
@@ -52,6 +53,8 @@ export function AuditPage({ title }: { title: string }) {
           </>
         }
       />
+
+      <AuditSealCard />
 
       <div className="mb-4 grid gap-4 md:grid-cols-3">
         <TextInput

@@ -8,6 +8,7 @@ import {
   AUDIT_PAGE_SIZE,
   auditArgs,
   type AuditEvent,
+  type AuditSeal,
   type AuditFilterOptions,
   type AuditFilters,
 } from './model'
@@ -55,6 +56,13 @@ export async function fetchAllAuditEvents(filters: AuditFilters, onProgress?: (f
   }
 }
 
+/** Walks the whole chain on the server: seconds on a large trail, so it runs on opening the page and on request only. */
+export async function fetchAuditSeal(): Promise<AuditSeal> {
+  const { data, error } = await getSupabase().rpc('verify_audit_chain')
+  if (error) throwApiError(error)
+  return data as unknown as AuditSeal
+}
+
 export const auditKeys = {
   all: ['audit'] as const,
   page: (filters: AuditFilters, page: number) => ['audit', 'page', filters, page] as const,
@@ -68,6 +76,10 @@ export const auditPageQuery = (filters: AuditFilters, page: number) =>
 export const auditCountQuery = (filters: AuditFilters) =>
   queryOptions({ queryKey: auditKeys.count(filters), queryFn: () => fetchAuditCount(filters) })
 
+// Outside auditKeys.all on purpose: a new event must not re-walk the whole chain; the RSSI asks for it again.
+export const auditSealQuery = () =>
+  queryOptions({ queryKey: ['audit-seal'] as const, queryFn: fetchAuditSeal, staleTime: Infinity, gcTime: 0 })
+
 export const auditFilterOptionsQuery = () =>
   queryOptions({ queryKey: auditKeys.filterOptions(), queryFn: fetchAuditFilterOptions, staleTime: 60_000 })
 
@@ -76,3 +88,4 @@ export const useLiveAudit = () => useLiveInvalidation(['audit_logs'], auditKeys.
 export const useAuditPage = (filters: AuditFilters, page: number) => useQuery(auditPageQuery(filters, page))
 export const useAuditCount = (filters: AuditFilters) => useQuery(auditCountQuery(filters))
 export const useAuditFilterOptions = () => useQuery(auditFilterOptionsQuery())
+export const useAuditSeal = () => useQuery(auditSealQuery())

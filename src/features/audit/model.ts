@@ -118,3 +118,31 @@ export function auditFileName(today: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0')
   return `journal-audit-${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}.csv`
 }
+
+/** What `verify_audit_chain` answers: the hash chain over every audit row, walked in id order. */
+export interface AuditSeal {
+  intact: boolean
+  rows_checked: number
+  head_id: number | null
+  head_hash: string | null
+  first_broken_id: number | null
+  reason: 'missing_row' | 'prev_hash_mismatch' | 'hash_mismatch' | null
+}
+
+/** The seal's state as one French sentence, naming the first row that breaks the chain. */
+export function auditSealText(seal: AuditSeal): string {
+  if (seal.intact) {
+    return seal.rows_checked === 0
+      ? 'Le journal est vide.'
+      : `Les ${seal.rows_checked.toLocaleString('fr-FR')} entrées du journal forment une chaîne intacte : aucune n'a été modifiée, retirée ou insérée.`
+  }
+  const row = seal.first_broken_id === null ? 'inconnue' : `n° ${seal.first_broken_id}`
+  switch (seal.reason) {
+    case 'missing_row':
+      return `Une entrée manque avant l'entrée ${row}.`
+    case 'prev_hash_mismatch':
+      return `Le lien de l'entrée ${row} avec la précédente a été modifié.`
+    default:
+      return `L'entrée ${row} a été modifiée.`
+  }
+}

@@ -87,10 +87,36 @@ from events e
 join g_people actor on actor.n = case when e.kind < 0.55 then e.person_n else e.admin_n end
 join g_people subject on subject.n = e.person_n
 join g_rights r on r.r = e.right_r
-join g_apps app on app.n = e.person_n % (select count(*) from g_apps);
+join g_apps app on app.n = e.person_n % (select count(*) from g_apps);`
+}
 
-insert into public.audit_logs (user_id, user_email, user_name, action, resource_type, resource_id, details, "timestamp", ip_address)
-select user_id, user_email, user_name, action, resource_type, resource_id, details, ts, ip_address
-  from g_audit
- order by ts, action, resource_id, user_id, details::text;`
+/** Writes the planned events into audit_logs in time order, sealed as the trigger would have sealed them. */
+export function sealedAuditSql(): string {
+  return `
+-- The chain, in the order of the events: the triggers are off, so the ids and hashes the sealing trigger would give
+-- are computed here with its own functions (20261121000300_audit.sql), each hash from the one before, hence a
+-- recursive walk (a window cannot feed one row's result to the next).
+create temp table g_sealed on commit drop as
+select row_number() over (order by ts, action, resource_id, user_id, details::text) as id, g.*
+  from g_audit g;
+alter table g_sealed add primary key (id);
+
+insert into public.audit_logs (id, user_id, user_email, user_name, action, resource_type, resource_id, details, "timestamp",
+  ip_address, prev_hash, hash)
+with recursive chain (id, prev_hash, hash) as (
+  select s.id, null::bytea, private.audit_chain_hash(private.audit_chain_text(s.id, s.ts, s.user_id, s.user_email,
+           s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ip_address), null)
+    from g_sealed s
+   where s.id = 1
+  union all
+  select s.id, c.hash, private.audit_chain_hash(private.audit_chain_text(s.id, s.ts, s.user_id, s.user_email,
+           s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ip_address), c.hash)
+    from chain c
+    join g_sealed s on s.id = c.id + 1
+)
+select s.id, s.user_id, s.user_email, s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ts, s.ip_address,
+  c.prev_hash, c.hash
+  from g_sealed s
+  join chain c on c.id = s.id
+ order by s.id;`
 }

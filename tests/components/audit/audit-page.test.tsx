@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { AuditEvent, AuditFilters } from '@/features/audit/model'
+import type { AuditEvent, AuditFilters, AuditSeal } from '@/features/audit/model'
 
 // The first render loads the lazily split pages, slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -10,6 +10,7 @@ vi.setConfig({ testTimeout: 30_000 })
 const stubs = vi.hoisted(() => ({
   fetchAuditPage: vi.fn(),
   fetchAuditCount: vi.fn(),
+  fetchAuditSeal: vi.fn(),
 }))
 
 // The api neighbour is stubbed with a server of 250 events that filters and pages like rssi_audit_events.
@@ -33,6 +34,7 @@ vi.mock('@/features/audit/api', () => ({
     },
   }),
   fetchAllAuditEvents: vi.fn(),
+  useAuditSeal: () => useQuery({ queryKey: ['audit-seal'], queryFn: () => stubs.fetchAuditSeal() as Promise<AuditSeal> }),
 }))
 
 const EVENTS: AuditEvent[] = Array.from({ length: 250 }, (_, index) => {
@@ -58,7 +60,11 @@ function matching(filters: AuditFilters) {
 beforeEach(() => {
   stubs.fetchAuditPage.mockReset().mockImplementation(async (filters: AuditFilters, page: number) => matching(filters).slice(page * 100, page * 100 + 100))
   stubs.fetchAuditCount.mockReset().mockImplementation(async (filters: AuditFilters) => matching(filters).length)
+  stubs.fetchAuditSeal.mockReset().mockResolvedValue(INTACT)
 })
+
+const HEAD = 'a0465e'.padEnd(64, '7')
+const INTACT: AuditSeal = { intact: true, rows_checked: 2109, head_id: 2109, head_hash: HEAD, first_broken_id: null, reason: null }
 
 function renderAudit() {
   return renderApp({ path: '/app/audit', gateway: createFakeGateway({ sessionUser: makeUser('rssi') }) })
@@ -156,5 +162,27 @@ describe('Audit page', () => {
     await user.click(screen.getByRole('button', { name: 'Filtres' }))
     await user.click(within(screen.getByRole('dialog', { name: 'Filtres' })).getByRole('button', { name: 'Réinitialiser' }))
     expect(within(screen.getByRole('dialog', { name: 'Filtres' })).getByLabelText('Action du journal')).toHaveValue('')
+  })
+
+  it('shows the seal of the trail with its head hash, and checks it again on request', async () => {
+    const { user } = renderAudit()
+    const seal = await screen.findByTestId('audit-seal')
+    expect(await within(seal).findByRole('heading', { name: 'Journal scellé' })).toBeInTheDocument()
+    expect(within(seal).getByText(/Les 2\s?109 entrées du journal forment une chaîne intacte/)).toBeInTheDocument()
+    expect(within(seal).getByTestId('audit-seal-head')).toHaveTextContent(HEAD)
+    expect(stubs.fetchAuditSeal).toHaveBeenCalledTimes(1)
+
+    stubs.fetchAuditSeal.mockResolvedValue({ ...INTACT, intact: false, first_broken_id: 42, reason: 'hash_mismatch' })
+    await user.click(within(seal).getByRole('button', { name: 'Vérifier à nouveau' }))
+    expect(await within(seal).findByRole('heading', { name: 'Journal altéré' })).toBeInTheDocument()
+    expect(within(seal).getByText("L'entrée n° 42 a été modifiée.")).toBeInTheDocument()
+    expect(stubs.fetchAuditSeal).toHaveBeenCalledTimes(2)
+  })
+
+  it('names a missing row and a broken link', async () => {
+    stubs.fetchAuditSeal.mockResolvedValue({ ...INTACT, intact: false, first_broken_id: 7, reason: 'missing_row' })
+    renderAudit()
+    const seal = await screen.findByTestId('audit-seal')
+    expect(await within(seal).findByText("Une entrée manque avant l'entrée n° 7.")).toBeInTheDocument()
   })
 })
