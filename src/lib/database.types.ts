@@ -84,9 +84,11 @@ export type Database = {
           details: Json
           timestamp: string
           ip_address: string | null
+          prev_hash: string | null
+          hash: string
         }
         Insert: {
-          id?: never
+          id: number
           user_id?: string | null
           user_email?: string | null
           user_name?: string | null
@@ -96,9 +98,11 @@ export type Database = {
           details?: Json
           timestamp?: string
           ip_address?: string | null
+          prev_hash?: string | null
+          hash: string
         }
         Update: {
-          id?: never
+          id?: number
           user_id?: string | null
           user_email?: string | null
           user_name?: string | null
@@ -108,8 +112,93 @@ export type Database = {
           details?: Json
           timestamp?: string
           ip_address?: string | null
+          prev_hash?: string | null
+          hash?: string
         }
         Relationships: []
+      }
+      campaign_items: {
+        Row: {
+          id: string
+          campaign_id: string
+          right_id: string
+          holder_id: string
+          holder_name: string
+          holder_email: string
+          manager_id: string | null
+          manager_name: string | null
+          application_id: string
+          application_name: string
+          ra_id: string | null
+          bpo_metier_id: string | null
+          bpo_groupe_id: string | null
+          rssi_id: string | null
+          role_name: string
+          account_type: Database["public"]["Enums"]["account_type"]
+          granted_at: string
+          last_used_at: string | null
+          justification: string | null
+          status: Database["public"]["Enums"]["right_status"]
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          campaign_id: string
+          right_id: string
+          holder_id: string
+          holder_name: string
+          holder_email: string
+          manager_id?: string | null
+          manager_name?: string | null
+          application_id: string
+          application_name: string
+          ra_id?: string | null
+          bpo_metier_id?: string | null
+          bpo_groupe_id?: string | null
+          rssi_id?: string | null
+          role_name: string
+          account_type: Database["public"]["Enums"]["account_type"]
+          granted_at: string
+          last_used_at?: string | null
+          justification?: string | null
+          status?: Database["public"]["Enums"]["right_status"]
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          campaign_id?: string
+          right_id?: string
+          holder_id?: string
+          holder_name?: string
+          holder_email?: string
+          manager_id?: string | null
+          manager_name?: string | null
+          application_id?: string
+          application_name?: string
+          ra_id?: string | null
+          bpo_metier_id?: string | null
+          bpo_groupe_id?: string | null
+          rssi_id?: string | null
+          role_name?: string
+          account_type?: Database["public"]["Enums"]["account_type"]
+          granted_at?: string
+          last_used_at?: string | null
+          justification?: string | null
+          status?: Database["public"]["Enums"]["right_status"]
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "campaign_items_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          }
+        ]
       }
       campaigns: {
         Row: {
@@ -224,6 +313,7 @@ export type Database = {
           role_name: string
           account_type: Database["public"]["Enums"]["account_type"]
           campaign_id: string | null
+          item_id: string | null
           stage: Database["public"]["Enums"]["review_stage"]
           decision: Database["public"]["Enums"]["review_decision"]
           from_status: Database["public"]["Enums"]["right_status"]
@@ -245,6 +335,7 @@ export type Database = {
           role_name: string
           account_type: Database["public"]["Enums"]["account_type"]
           campaign_id?: string | null
+          item_id?: string | null
           stage: Database["public"]["Enums"]["review_stage"]
           decision: Database["public"]["Enums"]["review_decision"]
           from_status: Database["public"]["Enums"]["right_status"]
@@ -266,6 +357,7 @@ export type Database = {
           role_name?: string
           account_type?: Database["public"]["Enums"]["account_type"]
           campaign_id?: string | null
+          item_id?: string | null
           stage?: Database["public"]["Enums"]["review_stage"]
           decision?: Database["public"]["Enums"]["review_decision"]
           from_status?: Database["public"]["Enums"]["right_status"]
@@ -289,6 +381,13 @@ export type Database = {
             columns: ["decided_by"]
             isOneToOne: false
             referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "right_decisions_item_id_fkey"
+            columns: ["item_id"]
+            isOneToOne: false
+            referencedRelation: "campaign_items"
             referencedColumns: ["id"]
           },
           {
@@ -646,6 +745,10 @@ export type Database = {
           new_status: Database["public"]["Enums"]["right_status"]
           comment?: string
         }
+        Returns: Json
+      }
+      verify_audit_chain: {
+        Args: never
         Returns: Json
       }
     }

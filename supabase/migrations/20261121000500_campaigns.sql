@@ -1,5 +1,6 @@
--- Review campaigns: draft → active → completed → archived. Only drafts are edited or deleted. Starting and completing
--- a campaign act on its rights (below); once completed or archived, a campaign's rights and decisions are frozen
+-- Review campaigns: draft → active → completed → archived. Only drafts are edited or deleted. Starting a campaign
+-- makes its record, one item per in-scope right (campaign_items, below); completing it sends what is still undecided
+-- to the RA and freezes that record, and the campaign's rights and decisions with it
 -- (20261121000600_rights_and_decisions.sql).
 
 create table public.campaigns (
@@ -140,9 +141,139 @@ grant select, insert, delete on public.campaigns to authenticated;
 grant update (name, description, application_id, account_type, start_date, end_date, status, updated_at) on public.campaigns to authenticated;
 grant select, insert, update, delete on public.campaigns to service_role;
 
--- Starting a campaign attaches every in-scope right not held by another active campaign and resets it to
--- pending; completing it sends what is still undecided to the RA (ARCHITECTURE §3). Defined before user_rights
--- (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call, not when it is created.
+-- ─── The campaign's record: its items ───────────────────────────────────────────────────────────────────────────
+-- Starting a campaign makes one item per right it reviews: a copy of what is reviewed (the holder, their manager, the
+-- application and its owners, the role, the account type, the dates and the justification), as it stood when the
+-- right entered the campaign, and the item's own status in this campaign. The campaign's figures and Excel files are
+-- read from its items, so a later campaign that takes the same rights over (user_rights.campaign_id, the inventory's
+-- "latest campaign") leaves them as they were. The ids are copies too, not foreign keys: an item outlives its right,
+-- its holder and its application, as the decisions do.
+-- While the campaign runs, its items follow the workflow (validate_user_right sets the right's status and its item's
+-- in one transaction), a right added to it brings its item, a right deleted from it takes its item along, and a change
+-- to what a right is (role, account type, dates, justification) reaches its item. Once it is completed or archived,
+-- nothing changes an item any more but the RA's treatment (see the freeze below). No API role writes items: only
+-- the workflow's security-definer code does.
+create table public.campaign_items (
+  id uuid primary key default gen_random_uuid(),
+  campaign_id uuid not null references public.campaigns (id) on delete cascade,
+  right_id uuid not null,
+  holder_id uuid not null,
+  holder_name text not null,
+  holder_email text not null,
+  manager_id uuid,
+  manager_name text,
+  application_id uuid not null,
+  application_name text not null,
+  ra_id uuid,
+  bpo_metier_id uuid,
+  bpo_groupe_id uuid,
+  rssi_id uuid,
+  role_name text not null,
+  account_type public.account_type not null,
+  granted_at timestamptz not null,
+  last_used_at timestamptz,
+  justification text,
+  status public.right_status not null default 'pending',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint campaign_items_one_per_right unique (campaign_id, right_id)
+);
+alter table public.campaign_items enable row level security;
+
+-- The workflow finds a right's item in its latest campaign by the unique key. Figures per campaign and status; then
+-- the three Excel files, each one status of one campaign in right id order (keyset), as partial indexes because under
+-- row-level security a condition on the status enum cannot be an index condition (see user_rights).
+create index campaign_items_campaign_status_idx on public.campaign_items (campaign_id, status);
+create index campaign_items_pending_idx on public.campaign_items (campaign_id, right_id)
+  where status = 'pending';
+create index campaign_items_validated_manager_idx on public.campaign_items (campaign_id, right_id)
+  where status = 'validated_manager';
+create index campaign_items_validated_bpo_metier_idx on public.campaign_items (campaign_id, right_id)
+  where status = 'validated_bpo_metier';
+
+create trigger campaign_items_set_updated_at
+  before update on public.campaign_items
+  for each row execute function private.set_updated_at();
+
+-- Who reads an item: whoever could read the right when it was reviewed (ARCHITECTURE §5, on the copy's people):
+-- its holder, the holder's manager, the application's RA, BPO Métier, BPO Groupe and RSSI; admin and rssi.
+create policy campaign_items_select on public.campaign_items
+  for select to authenticated
+  using (
+    (select private.is_admin_or_rssi())
+    or (select auth.uid()) in (holder_id, manager_id, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id)
+  );
+
+revoke all on public.campaign_items from anon, authenticated, service_role;
+grant select on public.campaign_items to authenticated, service_role;
+
+-- The freeze (ARCHITECTURE §3). Items are made only inside a running campaign, and once it is completed or archived
+-- no item of it is added, removed or changed, whoever asks, the owner's functions included, except by the workflow:
+-- the completion sends the undecided items to the RA and the RA treats the refused ones (status → treatment_required
+-- or treated, nothing else). Inserts and updates are checked once per statement over the rows they touched, so that
+-- the start of a campaign of 200,000 rights pays one query, not one per item; a deletion row by row and before it
+-- happens, so that it is refused for what it is and not for the decisions it would detach.
+create function private.guard_campaign_items() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  offending uuid;
+begin
+  if tg_op = 'INSERT' then
+    select a.campaign_id into offending
+      from added a join public.campaigns c on c.id = a.campaign_id
+     where c.status <> 'active'
+     limit 1;
+  elsif tg_op = 'UPDATE' then
+    select n.campaign_id into offending
+      from changed_from o
+      join changed_to n on n.id = o.id
+      join public.campaigns c on c.id in (o.campaign_id, n.campaign_id)
+     where c.status in ('completed', 'archived')
+       and (
+         (to_jsonb(n) - array['status', 'updated_at']) is distinct from (to_jsonb(o) - array['status', 'updated_at'])
+         or (n.status is distinct from o.status and not (
+           n.status in ('treatment_required', 'treated') and o.status not in ('validated_bpo_groupe', 'treated')
+         ))
+       )
+     limit 1;
+  elsif exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status in ('completed', 'archived')) then
+    offending := old.campaign_id;
+  end if;
+
+  if offending is not null then
+    if tg_op = 'INSERT' and exists (select 1 from public.campaigns c where c.id = offending and c.status = 'draft') then
+      raise exception 'Une campagne en brouillon n''a pas encore d''éléments de revue : ils sont créés à son démarrage.'
+        using errcode = '23514';
+    end if;
+    raise exception 'Cette campagne est clôturée : ses éléments de revue ne peuvent plus être modifiés.'
+      using errcode = '23514', hint = 'Une campagne terminée ou archivée est figée ; seul le RA traite encore ses droits refusés.';
+  end if;
+  return case when tg_op = 'DELETE' then old end;
+end;
+$$;
+
+create trigger campaign_items_guard_insert
+  after insert on public.campaign_items
+  referencing new table as added
+  for each statement execute function private.guard_campaign_items();
+
+create trigger campaign_items_guard_update
+  after update on public.campaign_items
+  referencing old table as changed_from new table as changed_to
+  for each statement execute function private.guard_campaign_items();
+
+create trigger campaign_items_guard_delete
+  before delete on public.campaign_items
+  for each row execute function private.guard_campaign_items();
+
+-- ─── Start and completion ────────────────────────────────────────────────────────────────────────────────────────
+
+-- Starting a campaign attaches every in-scope right not under review in another active campaign, resets it to pending
+-- and makes its item; completing it sends what is still undecided to the RA, right and item alike (ARCHITECTURE §3).
+-- Defined before user_rights (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call,
+-- not when it is created.
 create function private.apply_campaign_transition() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -151,31 +282,59 @@ declare
   affected bigint;
 begin
   if old.status = 'draft' and new.status = 'active' then
-    update public.user_rights ur
-       set campaign_id = new.id,
-           status = 'pending',
-           validated_at = null,
-           validated_by = null,
-           review_comment = null
-     where (new.application_id is null or ur.application_id = new.application_id)
-       and (new.account_type is null or ur.account_type = new.account_type)
-       and not exists (
-         select 1 from public.campaigns c
-          where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
-       );
+    -- One start at a time: a right is under review in one active campaign at most. Two campaigns starting together
+    -- would otherwise each read the other as a draft and both take the rights they share; the statement below takes
+    -- its snapshot once the lock is held, so it sees the campaigns started before.
+    perform pg_advisory_xact_lock(hashtextextended('recertif.campaign_start', 0));
+    with attached as (
+      update public.user_rights ur
+         set campaign_id = new.id,
+             status = 'pending',
+             validated_at = null,
+             validated_by = null,
+             review_comment = null
+       where (new.application_id is null or ur.application_id = new.application_id)
+         and (new.account_type is null or ur.account_type = new.account_type)
+         and not exists (
+           select 1 from public.campaigns c
+            where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
+         )
+      returning ur.*
+    )
+    insert into public.campaign_items (
+      campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
+      application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at,
+      last_used_at, justification, status
+    )
+    select new.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
+           a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id, r.role_name, r.account_type,
+           r.granted_at, r.last_used_at, r.justification, r.status
+      from attached r
+      join public.users h on h.id = r.user_id
+      join public.applications a on a.id = r.application_id
+      left join public.users m on m.id = h.manager_id;
     get diagnostics affected = row_count;
     perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_attached', affected));
   elsif old.status = 'active' and new.status = 'completed' then
-    update public.user_rights ur
-       set status = 'treatment_required'
-     where ur.campaign_id = new.id
-       and (
-         ur.status in ('pending', 'validated_user', 'validated_manager')
-         or (
-           ur.status = 'validated_bpo_metier'
-           and exists (select 1 from public.applications a where a.id = ur.application_id and a.bpo_groupe_id is not null)
+    -- The rights first, then their items, in the order validate_user_right locks them.
+    with sent as (
+      update public.user_rights ur
+         set status = 'treatment_required'
+       where ur.campaign_id = new.id
+         and (
+           ur.status in ('pending', 'validated_user', 'validated_manager')
+           or (
+             ur.status = 'validated_bpo_metier'
+             and exists (select 1 from public.applications a where a.id = ur.application_id and a.bpo_groupe_id is not null)
+           )
          )
-       );
+      returning ur.id
+    )
+    update public.campaign_items i
+       set status = 'treatment_required'
+      from sent
+     where i.campaign_id = new.id
+       and i.right_id = sent.id;
     get diagnostics affected = row_count;
     perform private.write_audit('complete_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_sent_to_ra', affected));
   end if;

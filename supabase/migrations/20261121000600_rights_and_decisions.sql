@@ -1,7 +1,8 @@
 -- The rights under review and the decisions taken on them (ARCHITECTURE §3, §4): the tables, who decides what, the
 -- review workflow (validate_user_right), the freeze of closed campaigns and the import of rights. A right's status
 -- changes only through validate_user_right and the campaign lifecycle: no API role holds UPDATE on the workflow
--- columns.
+-- columns. user_rights is the inventory: campaign_id and status say where a right stands in its latest campaign;
+-- each campaign's own record is its items (20261121000500_campaigns.sql), which the workflow here keeps in step.
 
 create table public.user_rights (
   id uuid primary key default gen_random_uuid(),
@@ -83,6 +84,80 @@ create trigger user_rights_guard_relabel
   before update of role_name, account_type on public.user_rights
   for each row execute function private.guard_right_relabel();
 
+-- ─── Rights in a running campaign and their items ──────────────────────────────────────────────────────────────
+-- A right added to an active campaign (import, or an administrator's insert) becomes an item of it at once; a right
+-- deleted from an active campaign takes its item along (its decisions stay, without item); a change to what a right is
+-- reaches its item while the campaign runs. Items of drafts do not exist yet, and those of closed campaigns never
+-- change (20261121000500_campaigns.sql). Security definer: no API role writes items.
+create function private.add_campaign_items() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  insert into public.campaign_items (
+    campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
+    application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at,
+    last_used_at, justification, status
+  )
+  select c.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
+         a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id, r.role_name, r.account_type,
+         r.granted_at, r.last_used_at, r.justification, r.status
+    from added r
+    join public.campaigns c on c.id = r.campaign_id and c.status = 'active'
+    join public.users h on h.id = r.user_id
+    join public.applications a on a.id = r.application_id
+    left join public.users m on m.id = h.manager_id;
+  return null;
+end;
+$$;
+
+create trigger user_rights_add_campaign_items
+  after insert on public.user_rights
+  referencing new table as added
+  for each statement execute function private.add_campaign_items();
+
+create function private.follow_right_in_campaign_item() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'DELETE' then
+    delete from public.campaign_items i
+     using public.campaigns c
+     where i.campaign_id = old.campaign_id and i.right_id = old.id
+       and c.id = i.campaign_id and c.status = 'active';
+    return old;
+  end if;
+  update public.campaign_items i
+     set holder_id = new.user_id,
+         role_name = new.role_name,
+         account_type = new.account_type,
+         justification = new.justification,
+         granted_at = new.granted_at,
+         last_used_at = new.last_used_at
+    from public.campaigns c
+   where i.campaign_id = new.campaign_id and i.right_id = new.id
+     and c.id = i.campaign_id and c.status = 'active';
+  return new;
+end;
+$$;
+
+create trigger user_rights_follow_in_item_on_update
+  after update of user_id, role_name, account_type, justification, granted_at, last_used_at on public.user_rights
+  for each row
+  when (
+    new.campaign_id is not null
+    and (new.user_id, new.role_name, new.account_type, new.justification, new.granted_at, new.last_used_at)
+      is distinct from (old.user_id, old.role_name, old.account_type, old.justification, old.granted_at, old.last_used_at)
+  )
+  execute function private.follow_right_in_campaign_item();
+
+create trigger user_rights_follow_in_item_on_delete
+  after delete on public.user_rights
+  for each row
+  when (old.campaign_id is not null)
+  execute function private.follow_right_in_campaign_item();
+
 -- A decision is evidence: it outlives the right, its holder and its application, so it keeps a copy of
 -- what was decided on, and right_id is cleared rather than the row deleted.
 create table public.right_decisions (
@@ -96,6 +171,9 @@ create table public.right_decisions (
   role_name text not null,
   account_type public.account_type not null,
   campaign_id uuid references public.campaigns (id) on delete set null,
+  -- The campaign item decided on: set on every decision taken in a campaign (see the guard below); cleared only when
+  -- a running campaign loses the item because its right was deleted.
+  item_id uuid references public.campaign_items (id) on delete set null,
   stage public.review_stage not null,
   decision public.review_decision not null,
   from_status public.right_status not null,
@@ -110,6 +188,8 @@ alter table public.right_decisions enable row level security;
 
 create index right_decisions_right_id_idx on public.right_decisions (right_id, decided_at);
 create index right_decisions_campaign_id_idx on public.right_decisions (campaign_id, stage);
+-- An item's decisions (the Excel files' stage columns).
+create index right_decisions_item_id_idx on public.right_decisions (item_id, stage, decided_at);
 -- A person's history, newest first, paged on (decided_at, id): the decisions they took, and those on their rights.
 create index right_decisions_decided_by_idx on public.right_decisions (decided_by, decided_at, id);
 create index right_decisions_holder_id_idx on public.right_decisions (holder_id, decided_at, id);
@@ -152,14 +232,15 @@ grant select, insert, delete on public.user_rights to authenticated, service_rol
 grant update (role_name, account_type, justification, granted_at, last_used_at, updated_at)
   on public.user_rights to authenticated, service_role;
 
--- A decision is visible to whoever took it, to whoever may read the right, and to admin and rssi (also
--- once the right is gone).
+-- A decision is visible to whoever took it, to whoever may read the right or the campaign item it was taken on, and
+-- to admin and rssi (also once the right is gone).
 create policy right_decisions_select on public.right_decisions
   for select to authenticated
   using (
     decided_by = (select auth.uid())
     or (select private.is_admin_or_rssi())
     or exists (select 1 from public.user_rights ur where ur.id = right_decisions.right_id)
+    or exists (select 1 from public.campaign_items i where i.id = right_decisions.item_id)
   );
 
 revoke all on public.right_decisions from anon, authenticated, service_role;
@@ -361,6 +442,7 @@ declare
   clean_comment text := nullif(btrim(comment), '');
   outcome public.review_decision;
   decision_id uuid;
+  item_id uuid;
 begin
   if caller_id is null then
     raise exception 'Vous devez être connecté pour statuer sur un droit.' using errcode = '42501';
@@ -429,14 +511,26 @@ begin
    where ur.id = target.id;
   perform set_config('recertif.audit_suppressed', 'off', true);
 
+  -- The item of the right's latest campaign, under the right's lock taken above: the completion locks the right before
+  -- its item too, so the two agree on which of them came first. After the campaign closed, this is the RA's treatment,
+  -- which is part of that campaign's outcome.
+  update public.campaign_items i
+     set status = new_status
+   where i.campaign_id = target.campaign_id and i.right_id = target.id
+  returning i.id into item_id;
+  if target.campaign_id is not null and item_id is null then
+    raise exception 'Ce droit n''a pas d''élément de revue dans la campagne « % » : la décision n''est pas enregistrée.', campaign_name
+      using errcode = 'P0001';
+  end if;
+
   insert into public.right_decisions (
     right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
-    campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
+    campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
   )
   select
     target.id, holder.id, holder.email, holder.first_name || ' ' || holder.last_name, app.id, app.name,
     target.role_name, target.account_type,
-    target.campaign_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
+    target.campaign_id, item_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
     caller.email, caller.first_name || ' ' || caller.last_name
   from public.users holder
   where holder.id = target.user_id
@@ -455,11 +549,12 @@ begin
       'holder_id', target.user_id,
       'application_id', target.application_id,
       'campaign_id', target.campaign_id,
+      'item_id', item_id,
       'decision_id', decision_id
     )
   );
 
-  return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id);
+  return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id, 'item_id', item_id);
 end;
 $$;
 
@@ -471,11 +566,14 @@ grant execute on function public.validate_user_right(uuid, public.right_status, 
 -- enters it, leaves it or changes in it, and no decision in it is added or changed, whoever asks — admin, rssi, a
 -- reviewer or the service role, through the API or any function. What the workflow itself still does there passes,
 -- and only that:
---   * completing sends the undecided rights to the RA (status → treatment_required), in the completion itself;
+--   * completing sends the undecided rights and their items to the RA (status → treatment_required), in the
+--     completion itself;
 --   * the RA treats what was refused after the campaign closed (validate_user_right: status → treated or
---     treatment_required, with validated_at, validated_by and review_comment, and a decision at the 'ra' stage);
+--     treatment_required, with validated_at, validated_by and review_comment, and a decision at the 'ra' stage); the
+--     item of the closed campaign takes the same status, since the RA's treatment is part of that campaign's outcome;
 --   * a new campaign's start takes its in-scope rights out of closed campaigns (campaign_id → the started campaign,
---     status reset); the closed campaign keeps its decisions, which copy what was decided on;
+--     status reset): the inventory moves on, while the closed campaign keeps its items and its decisions, so its
+--     figures and files stay as they were;
 --   * a right goes with its holder or its application (on delete cascade), and follows its holder's profile when it
 --     is linked to its account (update_user_id); a decision follows its author's profile the same way and loses its
 --     link to a right that is gone.
@@ -551,6 +649,14 @@ begin
   end) then
     raise exception 'Cette campagne est clôturée : ses décisions ne peuvent plus être modifiées.'
       using errcode = '23514', hint = 'Une campagne terminée ou archivée est figée ; seul le RA traite encore ses droits refusés.';
+  end if;
+  -- A decision taken in a campaign is taken on one of its items: that right's item in that campaign.
+  if tg_op = 'INSERT' and new.campaign_id is not null and not exists (
+    select 1 from public.campaign_items i
+     where i.id = new.item_id and i.campaign_id = new.campaign_id and i.right_id = new.right_id
+  ) then
+    raise exception 'Une décision prise dans une campagne porte sur l''élément de revue de ce droit dans cette campagne.'
+      using errcode = '23514';
   end if;
   return case when tg_op = 'DELETE' then old else new end;
 end;

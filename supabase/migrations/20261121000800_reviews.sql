@@ -10,6 +10,11 @@
 -- enforces, accepts a decision by the caller on it. The candidate sets below only narrow the search to what an index
 -- finds quickly (the partial indexes of user_rights); each is a superset of what the verdict accepts.
 --
+-- These figures read user_rights, the inventory, not the campaigns' items: a queue, a team's or a holder's counters
+-- are about where each right stands now, that is in its latest campaign, which is the active one while it runs, and
+-- user_rights carries exactly that status (validate_user_right sets the right and its item together). A campaign's own
+-- figures, which must not change once it is closed, come from its items (20261121000900_reporting.sql).
+--
 -- Definitions (SPEC §2, §4, §9):
 --   * pending right     = status pending;
 --   * validated right, refused right: private.is_validated_status, private.is_refused_status

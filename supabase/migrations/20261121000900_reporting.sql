@@ -27,8 +27,9 @@
 --                         scope is not reported as 0 % or 100 % compliant;
 --   * a level           = colour of a rate (SPEC §9): 'green' at 90 or more, 'orange' at 75 or more, otherwise 'red',
 --                         applied to the rounded rate the screen shows; null when the rate is null.
--- Every count counts rights (rows of user_rights), except the violations of an incompatible_roles rule (people)
--- and the campaign counters (campaigns).
+-- Every count counts rights (rows of user_rights), except the violations of an incompatible_roles rule (people),
+-- the campaign counters (campaigns) and a campaign's own figures (its items, campaign_items: campaign_progress, the
+-- export rows and a campaign's whole progress on the RSSI dashboard).
 --
 -- Performance (checked with EXPLAIN ANALYZE on PostgreSQL 15 with 300,000 rights, 10,000 people, 300,000 decisions and
 -- 100,000 audit events): the security officer's functions plan each query for the values passed (plan_cache_mode =
@@ -250,23 +251,29 @@ grant execute on function
 -- ─── Campaign figures ────────────────────────────────────────────────────────────────────────────────────────────
 
 -- from('campaign_progress').select() → one row per campaign (filter with campaign_id=eq.…):
---   rights_count                the campaign's rights;
+--   rights_count                the campaign's rights: the items of a started campaign (its own record, which a later
+--                               campaign taking the same rights over leaves unchanged), the rights attached so far to a
+--                               draft (imported into it: the start will review them);
 --   decided_count, progress     those whose status is not pending, and round(100 × decided / rights) (SPEC §4),
 --                               null when the campaign holds no right;
 --   pending_count, validated_manager_count, validated_bpo_metier_count
 --                               the Excel dialog's three counts (manager, BPO Métier and BPO Groupe files);
 --   validated_count, refused_count
 --                               validated and refused rights (SPEC §4's badge colours).
--- Counted over the rights the caller may read.
+-- Counted over the items (or a draft's rights) the caller may read.
 create view public.campaign_progress
 with (security_invoker = true)
 as
 -- Counted once per (campaign, status), then folded per campaign: the status tests run on a few dozen groups, not on
--- every right.
+-- every item.
 with counts as (
+  select i.campaign_id, i.status, count(*) as n
+    from public.campaign_items i
+   group by i.campaign_id, i.status
+  union all
   select ur.campaign_id, ur.status, count(*) as n
     from public.user_rights ur
-   where ur.campaign_id is not null
+   where ur.campaign_id in (select d.id from public.campaigns d where d.status = 'draft')
    group by ur.campaign_id, ur.status
 )
 select
@@ -291,14 +298,17 @@ grant select on public.campaign_progress to authenticated, service_role;
 -- ─── Excel export rows ───────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('campaign_export_rows', { p_campaign_id, p_file, p_after_id?, p_limit? }) → the data rows of one Excel file,
--- ordered by right_id. p_file: 'manager' (the campaign's pending rights), 'bpo_metier' (validated_manager) or
+-- ordered by right_id. p_file: 'manager' (the campaign's pending items), 'bpo_metier' (validated_manager) or
 -- 'bpo_groupe' (validated_bpo_metier) (SPEC §2, §4). Paging: pass the last right_id of a page as p_after_id for the
 -- next; p_limit between 1 and 1000 (default 1000).
+-- A started campaign's rows are its items, as they were reviewed in it (holder, application and dates as copied
+-- then): the files of a closed campaign stay the same whatever later campaigns do with its rights. A draft's rows are
+-- the rights attached to it so far, as the campaign list counts them.
 -- Columns (SPEC §3): right_id, user_name, user_email, application_name, role_name, granted_at, last_used_at (null =
 -- never used: the file says 'Jamais'), justification (SPEC §9's 'Accès nécessaire pour les fonctions' when empty),
--- status (the BPO Groupe file's final status), and for each stage — manager_, bpo_metier_, bpo_groupe_ — the
--- decision ('approved' or 'refused'), comment, decided_at and decided_by_name of the latest decision taken at that
--- stage on the right within this campaign (null when none). Over the rights the caller may read.
+-- status (the item's status; the BPO Groupe file's final status), and for each stage — manager_, bpo_metier_,
+-- bpo_groupe_ — the decision ('approved' or 'refused'), comment, decided_at and decided_by_name of the latest decision
+-- taken at that stage on the item (null when none). Over the items (or rights) the caller may read.
 create function public.campaign_export_rows(
   p_campaign_id uuid,
   p_file public.review_stage,
@@ -336,64 +346,91 @@ set search_path = ''
 as $$
 declare
   after_id uuid := coalesce(p_after_id, '00000000-0000-0000-0000-000000000000');
+  is_draft boolean;
 begin
   perform private.require_page(p_limit);
   if p_file is null or p_file not in ('manager', 'bpo_metier', 'bpo_groupe') then
     raise exception 'Fichier d''export inconnu : « % » (attendu : manager, bpo_metier ou bpo_groupe).', coalesce(p_file::text, 'vide')
       using errcode = '22023';
   end if;
-  if p_campaign_id is null or not exists (select 1 from public.campaigns c where c.id = p_campaign_id) then
+  select c.status = 'draft' into is_draft from public.campaigns c where c.id = p_campaign_id;
+  if is_draft is null then
     raise exception 'Campagne introuvable.' using errcode = 'P0001';
   end if;
 
-  -- One branch per file, each with its status as a constant so that it reads one page of its partial index in right
-  -- id order (a limit of 0 leaves out the files not asked for).
+  -- One branch per file and source, each with its status as a constant so that it reads one page of its partial
+  -- index in right id order (a limit of 0 leaves out the branches not asked for).
   return query
-    with page as (
+    with items as (
+      (select i.* from public.campaign_items i
+        where i.status = 'pending' and i.campaign_id = p_campaign_id and i.right_id > after_id
+        order by i.right_id
+        limit case when p_file = 'manager' and not is_draft then p_limit else 0 end)
+      union all
+      (select i.* from public.campaign_items i
+        where i.status = 'validated_manager' and i.campaign_id = p_campaign_id and i.right_id > after_id
+        order by i.right_id
+        limit case when p_file = 'bpo_metier' and not is_draft then p_limit else 0 end)
+      union all
+      (select i.* from public.campaign_items i
+        where i.status = 'validated_bpo_metier' and i.campaign_id = p_campaign_id and i.right_id > after_id
+        order by i.right_id
+        limit case when p_file = 'bpo_groupe' and not is_draft then p_limit else 0 end)
+    ),
+    draft_rights as (
       (select ur.* from public.user_rights ur
         where ur.status = 'pending' and ur.campaign_id = p_campaign_id and ur.id > after_id
         order by ur.id
-        limit case when p_file = 'manager' then p_limit else 0 end)
+        limit case when p_file = 'manager' and is_draft then p_limit else 0 end)
       union all
       (select ur.* from public.user_rights ur
         where ur.status = 'validated_manager' and ur.campaign_id = p_campaign_id and ur.id > after_id
         order by ur.id
-        limit case when p_file = 'bpo_metier' then p_limit else 0 end)
+        limit case when p_file = 'bpo_metier' and is_draft then p_limit else 0 end)
       union all
       (select ur.* from public.user_rights ur
         where ur.status = 'validated_bpo_metier' and ur.campaign_id = p_campaign_id and ur.id > after_id
         order by ur.id
-        limit case when p_file = 'bpo_groupe' then p_limit else 0 end)
+        limit case when p_file = 'bpo_groupe' and is_draft then p_limit else 0 end)
+    ),
+    page as (
+      select i.id as item_id, i.right_id, i.holder_id, i.holder_name, i.holder_email, i.application_id,
+             i.application_name, i.role_name, i.account_type, i.granted_at, i.last_used_at, i.justification, i.status
+        from items i
+      union all
+      select null::uuid, ur.id, ur.user_id, h.first_name || ' ' || h.last_name, h.email, ur.application_id, a.name,
+             ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at, ur.justification, ur.status
+        from draft_rights ur
+        join public.users h on h.id = ur.user_id
+        join public.applications a on a.id = ur.application_id
     )
     select
-      ur.id,
-      ur.user_id,
-      h.first_name || ' ' || h.last_name,
-      h.email,
-      ur.application_id,
-      a.name,
-      ur.role_name,
-      ur.account_type,
-      ur.granted_at,
-      ur.last_used_at,
-      coalesce(nullif(btrim(ur.justification), ''), 'Accès nécessaire pour les fonctions'),
-      ur.status,
+      p.right_id,
+      p.holder_id,
+      p.holder_name,
+      p.holder_email,
+      p.application_id,
+      p.application_name,
+      p.role_name,
+      p.account_type,
+      p.granted_at,
+      p.last_used_at,
+      coalesce(nullif(btrim(p.justification), ''), 'Accès nécessaire pour les fonctions'),
+      p.status,
       (s.m).decision, (s.m).comment, (s.m).decided_at, (s.m).decided_by_name,
       (s.bm).decision, (s.bm).comment, (s.bm).decided_at, (s.bm).decided_by_name,
       (s.bg).decision, (s.bg).comment, (s.bg).decided_at, (s.bg).decided_by_name
-    from page ur
-    join public.users h on h.id = ur.user_id
-    join public.applications a on a.id = ur.application_id
-    -- The latest decision at each stage on the right within this campaign, read in one pass over its decisions.
+    from page p
+    -- The latest decision at each stage on the item, read in one pass over its decisions.
     left join lateral (
       select
         (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'manager'))[1] as m,
         (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'bpo_metier'))[1] as bm,
         (array_agg(d order by d.decided_at desc, d.id desc) filter (where d.stage = 'bpo_groupe'))[1] as bg
       from public.right_decisions d
-      where d.right_id = ur.id and d.campaign_id = p_campaign_id
+      where d.item_id = p.item_id
     ) s on true
-    order by ur.id;
+    order by p.right_id;
 end;
 $$;
 
@@ -557,11 +594,11 @@ begin
       case when v_filtered then whole.total else c.scope_total end as total,
       case when v_filtered then whole.reviewed else c.scope_reviewed end as reviewed
     from campaigns_in_scope c
-    -- The whole campaign, when the scope is narrower than everything.
+    -- The whole campaign (its items), when the scope is narrower than everything.
     cross join lateral (
-      select count(*) as total, count(*) filter (where ur.status <> 'pending') as reviewed
-        from public.user_rights ur
-       where v_filtered and ur.campaign_id = c.id
+      select count(*) as total, count(*) filter (where i.status <> 'pending') as reviewed
+        from public.campaign_items i
+       where v_filtered and i.campaign_id = c.id
     ) whole
     where c.status = 'active'
   ),

@@ -124,15 +124,19 @@ describe('campaign figures', () => {
     expect(await figures('user', campaign)).toEqual(figuresOf(campaign, ['validated_user']))
   })
 
-  it('lists every campaign, a campaign without rights at null progress, and agrees with the seed', async () => {
+  it('lists every campaign, a campaign without rights at null progress, and agrees with the seed’s items', async () => {
     const draft = await createDraftCampaign(db)
     const rows = await actAs(db, 'admin', async (tx) => (await tx.query<Figures>(`select campaign_id::text, rights_count, decided_count, progress, pending_count, validated_manager_count, validated_bpo_metier_count, validated_count, refused_count from public.campaign_progress`)).rows)
     const campaigns = (await db.query<{ id: string }>(`select id::text from public.campaigns`)).rows.map((r) => r.id)
     expect(rows.map((r) => r.campaign_id).sort()).toEqual(campaigns.sort())
     expect(rows.find((r) => r.campaign_id === draft)).toEqual(figuresOf(draft, []))
+    // A started campaign counts its own items: last year's keeps the rights this quarter's campaign took over since.
     for (const id of [campaignIds.active, campaignIds.completed]) {
-      expect(rows.find((r) => r.campaign_id === id)).toEqual(figuresOf(id, await statusesOf('campaign_id = $1', [id])))
+      const items = (await db.query<{ status: string }>(`select status::text from public.campaign_items where campaign_id = $1`, [id])).rows
+      expect(rows.find((r) => r.campaign_id === id)).toEqual(figuresOf(id, items.map((i) => i.status)))
     }
+    expect(rows.find((r) => r.campaign_id === campaignIds.completed)).toMatchObject({ rights_count: 17, progress: 100 })
+    expect(await statusesOf('campaign_id = $1', [campaignIds.completed])).toHaveLength(7)
   })
 
   it('counts past the API’s 1000 rows', async () => {
@@ -315,9 +319,9 @@ describe('Excel export rows', () => {
     // An earlier decision at the same stage in the same campaign (as a correction would leave) is not the one shown.
     await db.query(
       `insert into public.right_decisions (right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name,
-         account_type, campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name, decided_at)
+         account_type, campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name, decided_at)
        select d.right_id, d.holder_id, d.holder_email, d.holder_name, d.application_id, d.application_name, d.role_name, d.account_type,
-              d.campaign_id, 'manager', 'refused', 'pending', 'refused_manager', 'Plus ancienne', d.decided_by, d.decided_by_email,
+              d.campaign_id, d.item_id, 'manager', 'refused', 'pending', 'refused_manager', 'Plus ancienne', d.decided_by, d.decided_by_email,
               d.decided_by_name, d.decided_at - interval '1 day'
          from public.right_decisions d where d.right_id = $1 and d.campaign_id = $2`,
       [right, thisYear],

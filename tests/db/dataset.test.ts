@@ -29,7 +29,7 @@ async function generate(options: DatasetOptions): Promise<PgliteDatabase> {
 
 /** An md5 per table over every column of every row, in id order. */
 async function contentHash(target: Database): Promise<Record<string, string>> {
-  const tables = ['public.users', 'auth.users', 'public.applications', 'public.campaigns', 'public.user_rights', 'public.right_decisions', 'public.audit_logs', 'public.control_rules']
+  const tables = ['public.users', 'auth.users', 'public.applications', 'public.campaigns', 'public.user_rights', 'public.campaign_items', 'public.right_decisions', 'public.audit_logs', 'public.control_rules']
   const hashes: Record<string, string> = {}
   for (const table of tables) {
     const order = table === 'public.control_rules' ? 't.name' : 't.id'
@@ -56,7 +56,7 @@ describe('determinism', () => {
     const other = await generate({ seed: 8 })
     const [first, second, third] = await Promise.all([contentHash(db), contentHash(again), contentHash(other)])
     expect(second).toEqual(first)
-    for (const table of ['public.users', 'public.user_rights', 'public.right_decisions', 'public.audit_logs']) {
+    for (const table of ['public.users', 'public.user_rights', 'public.campaign_items', 'public.right_decisions', 'public.audit_logs']) {
       expect(third[table], table).not.toEqual(first[table])
     }
   }, 60_000)
@@ -133,6 +133,27 @@ describe('integrity', () => {
       const orphans = await count(db, `select count(*) from ${fk.child} c where ${present} and not exists (select 1 from ${fk.parent} p where ${match})`)
       expect(orphans, `${fk.child}(${fk.child_cols.join(', ')}) → ${fk.parent}`).toBe(0)
     }
+  })
+
+  it('gives every right of a started campaign its item there, a copy of the right at its status, and every decision its item', async () => {
+    const started = await count(db, `select count(*) from public.user_rights ur join public.campaigns c on c.id = ur.campaign_id where c.status <> 'draft'`)
+    expect(started).toBeGreaterThan(counts.rights / 2)
+    expect(await count(db, 'select count(*) from public.campaign_items')).toBe(started)
+    const unfaithful = await count(db, `
+      select count(*) from public.campaign_items i
+        left join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id
+        left join public.users h on h.id = ur.user_id
+        left join public.users m on m.id = h.manager_id
+        left join public.applications a on a.id = ur.application_id
+       where ur.id is null
+          or (i.status, i.holder_id, i.holder_name, i.holder_email, i.role_name, i.account_type, i.granted_at, i.last_used_at, i.justification)
+             is distinct from (ur.status, ur.user_id, h.first_name || ' ' || h.last_name, h.email, ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at, ur.justification)
+          or (i.manager_id, i.manager_name) is distinct from (m.id, m.first_name || ' ' || m.last_name)
+          or (i.application_id, i.application_name, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id)
+             is distinct from (a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id)`)
+    expect(unfaithful).toBe(0)
+    expect(await count(db, `select count(*) from public.right_decisions d left join public.campaign_items i on i.id = d.item_id
+      where i.id is null or (i.campaign_id, i.right_id) is distinct from (d.campaign_id, d.right_id)`)).toBe(0)
   })
 
   it('gives every application owners of the matching roles and everyone but the head a manager, 3 to 5 levels down', async () => {
@@ -272,7 +293,7 @@ describe('accounts', () => {
 
 // Last, since it changes the data.
 describe('after the load', () => {
-  it('leaves the triggers on: a decision through validate_user_right is audited as usual', async () => {
+  it('leaves the triggers on: a decision through validate_user_right is audited as usual, and sealed onto the generated chain', async () => {
     expect((await one<{ r: string }>(db, 'select current_setting($1) as r', ['session_replication_role'])).r).toBe('origin')
     const before = await count(db, 'select count(*) from public.audit_logs')
     await actAs(db, 'manager', async (tx) => {
@@ -281,5 +302,7 @@ describe('after the load', () => {
       await tx.query('select public.validate_user_right($1, $2::public.right_status)', [first.right_id, first.approve_status])
     })
     expect(await count(db, 'select count(*) from public.audit_logs')).toBe(before + 1)
+    const verdict = await actAs(db, 'service_role', (tx) => one<{ v: Record<string, unknown> }>(tx, 'select public.verify_audit_chain() as v'))
+    expect(verdict.v).toMatchObject({ intact: true, rows_checked: before + 1, head_id: before + 1 })
   })
 })

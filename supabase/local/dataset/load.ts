@@ -1,12 +1,12 @@
 import type { Database, Sql } from '../database'
-import { auditSql } from './audit-sql'
+import { auditSql, sealedAuditSql } from './audit-sql'
 import { buildCampaigns } from './campaigns'
 import { directorySql, stagingSql, type Statement } from './directory-sql'
 import { datasetCounts, resolveDatasetOptions, type DatasetCounts, type DatasetOptions, type ResolvedDatasetOptions } from './options'
 import { pathBuckets, paths } from './paths'
 import { buildApplications, buildPeople } from './people'
 import { stableUuid } from './random'
-import { insertDecisionsSql, insertRightsSql, rightsSql, stepsSql } from './rights-sql'
+import { insertDecisionsSql, insertItemsSql, insertRightsSql, rightsSql, stepsSql } from './rights-sql'
 
 export interface DatasetReport {
   options: ResolvedDatasetOptions
@@ -68,8 +68,10 @@ export async function loadLargeDataset(
     await run('decisions (plan)', stepsSql(asOf))
     await run('drop secondary indexes', dropIndexesSql)
     await run('user_rights', insertRightsSql())
+    await run('campaign_items', insertItemsSql(seed))
     await run('right_decisions', insertDecisionsSql(seed))
-    await run('audit_logs', auditSql(asOf, counts.auditEvents))
+    await run('audit_logs (plan)', auditSql(asOf, counts.auditEvents))
+    await run('audit_logs (sealed)', sealedAuditSql())
     await run('rebuild secondary indexes', rebuildIndexesSql)
     await run('cleanup', 'drop function pg_temp.rnd(bigint, integer)')
   })
@@ -82,7 +84,7 @@ export async function loadLargeDataset(
 
 // Building an index once over the loaded rows is faster than maintaining it row by row. The definitions are read from
 // the catalog, so the rebuilt indexes are exactly the migrations' (constraint indexes stay: the load relies on them).
-const bulkTables = `'public.user_rights'::regclass, 'public.right_decisions'::regclass, 'public.audit_logs'::regclass`
+const bulkTables = `'public.user_rights'::regclass, 'public.campaign_items'::regclass, 'public.right_decisions'::regclass, 'public.audit_logs'::regclass`
 const dropIndexesSql = `
 create temp table g_indexes on commit drop as
 select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition

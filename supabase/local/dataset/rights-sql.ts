@@ -151,15 +151,40 @@ left join g_last_decisions d on d.r = gr.r
 order by gr.r;`
 }
 
+/** Each right's item in the campaign that holds it, as its start copied it, at the status the right ended with there. */
+export function insertItemsSql(seed: number): string {
+  return `
+insert into public.campaign_items (
+  id, campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
+  application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at, last_used_at,
+  justification, status, created_at, updated_at
+)
+select
+  md5('${seed}:item:' || gr.r)::uuid, gr.campaign_id, gr.id, holder.id, holder.first_name || ' ' || holder.last_name,
+  holder.email, manager.id, manager.first_name || ' ' || manager.last_name, a.id, a.name, a.ra_id, a.bpo_metier_id,
+  a.bpo_groupe_id, a.rssi_id, gr.role_name, gr.account_type, gr.granted_at, gr.last_used_at, gr.justification,
+  p.final_status::public.right_status, c.start_at, coalesce(d.last_step_at, c.start_at)
+from g_rights gr
+join g_campaigns c on c.n = gr.campaign_n
+join g_paths p on p.id = gr.path_id
+join g_people holder on holder.id = gr.user_id
+left join g_people manager on manager.id = gr.manager_id
+join g_apps a on a.n = gr.app_n
+left join g_last_decisions d on d.r = gr.r
+order by gr.r;`
+}
+
 export function insertDecisionsSql(seed: number): string {
   return `
 insert into public.right_decisions (
   id, right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
-  campaign_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name, decided_at
+  campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name,
+  decided_at
 )
 select
   md5('${seed}:decision:' || (s.r * 16 + s.ord))::uuid, gr.id, holder.id, holder.email,
   holder.first_name || ' ' || holder.last_name, a.id, a.name, gr.role_name, gr.account_type, gr.campaign_id,
+  md5('${seed}:item:' || gr.r)::uuid,
   s.stage::public.review_stage, s.decision::public.review_decision, s.from_status::public.right_status,
   s.to_status::public.right_status, s.comment, s.decided_by, decider.email,
   decider.first_name || ' ' || decider.last_name, s.decided_at
