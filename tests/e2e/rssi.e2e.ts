@@ -126,10 +126,18 @@ describe('RSSI views', () => {
     const updates = Number((await api.rpc('rssi_audit_count', { p_action: 'update' })).data)
     await page.getByLabel('Action', { exact: true }).selectOption('update')
     await countText.getByText(new RegExp(`^${updates} événements?$`)).waitFor()
+    // Each event reads as a sentence; its raw JSON opens on request.
+    const signInRow = rows.filter({ hasText: "Connexion de l'utilisateur Claire Fournier" }).first()
+    await signInRow.waitFor()
+    const toggle = signInRow.getByRole('button', { name: 'Détails (JSON)' })
+    await toggle.click()
+    await signInRow.getByText('"last_login"', { exact: false }).waitFor()
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exporter CSV' }).click()])
     const text = (await readFile((await download.path())!)).toString('utf8')
-    expect(text.startsWith('\uFEFFDate;Utilisateur;')).toBe(true)
+    expect(text.startsWith('\uFEFFDate;Utilisateur;E-mail;Action;Événement;')).toBe(true)
+    expect(text.split('\r\n')[0]!.endsWith(';Détails (JSON)')).toBe(true)
+    expect(text).toContain(";Connexion de l'utilisateur Claire Fournier (Dernière connexion : ")
     expect(text.slice(1).split('\r\n').filter((line) => line.includes(';Modification;')).length).toBe(updates)
   })
 

@@ -55,7 +55,7 @@ describe('audit model', () => {
     expect(auditArgs({ ...EMPTY_AUDIT_FILTERS, action: 'decide', search: ' x ' })).toMatchObject({ p_action: 'decide', p_search: 'x' })
   })
 
-  it('writes a CSV row with the details as compact JSON', () => {
+  it('writes a CSV row with the event as a sentence and the details as compact JSON last', () => {
     const row = auditCsvRow({
       id: 1,
       user_id: 'u',
@@ -64,10 +64,19 @@ describe('audit model', () => {
       action: 'decide',
       resource_type: 'user_rights',
       resource_id: 'r1',
-      details: { status: 'validated_user' },
+      details: { stage: 'user', decision: 'approved', from_status: 'pending', to_status: 'validated_user' },
       timestamp: '2026-03-05T13:30:00Z',
       ip_address: null,
     })
-    expect(row.slice(1)).toEqual(['Marie', 'm@example.com', 'Décision', 'user_rights', 'r1', '{"status":"validated_user"}', '-'])
+    expect(row.slice(1)).toEqual([
+      'Marie',
+      'm@example.com',
+      'Décision',
+      "Marie a validé le droit d'un utilisateur supprimé sur une application supprimée (Statut : En attente → Validé par l'utilisateur)",
+      'Droit',
+      'r1',
+      '-',
+      '{"stage":"user","decision":"approved","from_status":"pending","to_status":"validated_user"}',
+    ])
   })
 })

@@ -12,6 +12,7 @@ import { AuditSealCard } from './AuditSealCard'
 import { AuditTable } from './AuditTable'
 import { AUDIT_PAGE_SIZE, pageCount } from './model'
 import { useAuditExport } from './useAuditExport'
+import { NO_NAMES } from './sentence'
 import { useAuditSearch } from './useAuditSearch'
 
 /** SPEC §2 audit page: filters run on the server, 100 events per page, newest first; Filtres and Export work. */
@@ -28,7 +29,7 @@ export function AuditPage({ title }: { title: string }) {
 
   const total = count.data ?? 0
   const pages = pageCount(total)
-  const rows = events.data ?? []
+  const rows = events.data?.events ?? []
   const hasNext = count.data !== undefined ? page + 1 < pages : rows.length === AUDIT_PAGE_SIZE
   const exporting = exporter.fetched !== null
 
@@ -86,6 +87,7 @@ export function AuditPage({ title }: { title: string }) {
       ) : (
         <AuditTable
           rows={rows}
+          names={events.data?.names ?? NO_NAMES}
           fetching={events.isFetching}
           page={page}
           pages={pages}

@@ -1,11 +1,30 @@
+import { useId, useState } from 'react'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDateTime } from '@/lib/dates'
 import { actionLabel, auditUserLabel, detailsText, ipText, pageRangeText, type AuditEvent } from './model'
+import { auditStory, changeText, resourceTypeLabel, type AuditNames } from './sentence'
 
-function AuditRow({ event }: { event: AuditEvent }) {
+/** The raw JSON for whoever needs it, folded by default: the sentence says the same for people. */
+function DetailsToggle({ details }: { details: unknown }) {
+  const [open, setOpen] = useState(false)
+  const id = useId()
+  return (
+    <div>
+      <Button size="sm" variant="ghost" aria-expanded={open} aria-controls={id} onClick={() => setOpen((current) => !current)}>
+        Détails (JSON)
+      </Button>
+      <pre id={id} hidden={!open} className="mt-1 max-h-40 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs">
+        {detailsText(details)}
+      </pre>
+    </div>
+  )
+}
+
+function AuditRow({ event, names }: { event: AuditEvent; names: AuditNames }) {
+  const story = auditStory(event, names)
   return (
     <TableRow>
       <TableCell className="whitespace-nowrap">{formatDateTime(event.timestamp)}</TableCell>
@@ -14,10 +33,20 @@ function AuditRow({ event }: { event: AuditEvent }) {
         {event.user_email && event.user_name && <p className="text-xs text-gray-500">{event.user_email}</p>}
       </TableCell>
       <TableCell>{actionLabel(event.action)}</TableCell>
-      <TableCell>{event.resource_type}</TableCell>
+      <TableCell className="max-w-md">
+        <p>{story.sentence}</p>
+        {story.changes.length > 0 && (
+          <ul className="mt-1 text-xs text-gray-600">
+            {story.changes.map((change) => (
+              <li key={change.label}>{changeText(change)}</li>
+            ))}
+          </ul>
+        )}
+      </TableCell>
+      <TableCell>{resourceTypeLabel(event.resource_type)}</TableCell>
       <TableCell className="max-w-40 break-all font-mono text-xs">{event.resource_id ?? '-'}</TableCell>
       <TableCell>
-        <pre className="max-h-40 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-gray-50 p-2 text-xs">{detailsText(event.details)}</pre>
+        <DetailsToggle details={event.details} />
       </TableCell>
       <TableCell>{ipText(event.ip_address)}</TableCell>
     </TableRow>
@@ -26,6 +55,7 @@ function AuditRow({ event }: { event: AuditEvent }) {
 
 interface AuditTableProps {
   rows: AuditEvent[]
+  names: AuditNames
   /** Still reading the page asked for: the rows shown are the previous page's. */
   fetching: boolean
   page: number
@@ -38,7 +68,7 @@ interface AuditTableProps {
 }
 
 /** One page of events and the pagination under it. */
-export function AuditTable({ rows, fetching, page, pages, total, canGoNext, onPrevious, onNext }: AuditTableProps) {
+export function AuditTable({ rows, names, fetching, page, pages, total, canGoNext, onPrevious, onNext }: AuditTableProps) {
   return (
     <Card aria-busy={fetching || undefined}>
       <Table caption="Journal d'audit">
@@ -47,6 +77,7 @@ export function AuditTable({ rows, fetching, page, pages, total, canGoNext, onPr
             <TableHeaderCell>Date</TableHeaderCell>
             <TableHeaderCell>Utilisateur</TableHeaderCell>
             <TableHeaderCell>Action</TableHeaderCell>
+            <TableHeaderCell>Événement</TableHeaderCell>
             <TableHeaderCell>Type de ressource</TableHeaderCell>
             <TableHeaderCell>Identifiant</TableHeaderCell>
             <TableHeaderCell>Détails</TableHeaderCell>
@@ -55,9 +86,9 @@ export function AuditTable({ rows, fetching, page, pages, total, canGoNext, onPr
         </TableHead>
         <TableBody>
           {rows.length === 0 ? (
-            <TableEmptyRow colSpan={7} message="Aucun événement ne correspond aux filtres." />
+            <TableEmptyRow colSpan={8} message="Aucun événement ne correspond aux filtres." />
           ) : (
-            rows.map((event) => <AuditRow key={event.id} event={event} />)
+            rows.map((event) => <AuditRow key={event.id} event={event} names={names} />)
           )}
         </TableBody>
       </Table>

@@ -1,6 +1,7 @@
 /** The audit page's data and pure rules (SPEC §2 audit page, §9: 100 entries per page, newest first). */
 import type { CsvCell } from '@/lib/csv'
 import { formatDateTime } from '@/lib/dates'
+import { auditEventText, resourceTypeLabel, type AuditNames } from './sentence'
 
 /** SPEC §9's fetch limit of 100 becomes the page size. */
 export const AUDIT_PAGE_SIZE = 100
@@ -99,18 +100,30 @@ export function pageRangeText(page: number, shown: number, total: number, pageSi
   return `Événements ${first} à ${first + shown - 1} sur ${total}`
 }
 
-export const AUDIT_CSV_HEADER = ['Date', 'Utilisateur', 'E-mail', 'Action', 'Type de ressource', 'Identifiant', 'Détails', 'Adresse IP'] as const
+/** For people, the event as a sentence; for machines, the details as written, in the last column. */
+export const AUDIT_CSV_HEADER = [
+  'Date',
+  'Utilisateur',
+  'E-mail',
+  'Action',
+  'Événement',
+  'Type de ressource',
+  'Identifiant',
+  'Adresse IP',
+  'Détails (JSON)',
+] as const
 
-export function auditCsvRow(event: AuditEvent): CsvCell[] {
+export function auditCsvRow(event: AuditEvent, names?: AuditNames): CsvCell[] {
   return [
     formatDateTime(event.timestamp, ''),
     auditUserLabel(event),
     event.user_email ?? '',
     actionLabel(event.action),
-    event.resource_type,
+    auditEventText(event, names),
+    resourceTypeLabel(event.resource_type),
     event.resource_id ?? '',
-    event.details === null || event.details === undefined ? '' : JSON.stringify(event.details),
     ipText(event.ip_address),
+    event.details === null || event.details === undefined ? '' : JSON.stringify(event.details),
   ]
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { downloadCsv, toCsv } from '@/lib/csv'
-import { fetchAllAuditEvents } from './api'
+import { fetchAllAuditEvents, fetchAuditNames } from './api'
 import { AUDIT_CSV_HEADER, auditCsvRow, auditFileName, type AuditFilters } from './model'
 
 /** The CSV export of every filtered event: how many are read so far while it runs, and why it failed if it did. */
@@ -13,7 +13,8 @@ export function useAuditExport() {
     setFetched(0)
     try {
       const all = await fetchAllAuditEvents(filters, setFetched)
-      downloadCsv(auditFileName(), toCsv(AUDIT_CSV_HEADER, all.map(auditCsvRow)))
+      const names = await fetchAuditNames(all)
+      downloadCsv(auditFileName(), toCsv(AUDIT_CSV_HEADER, all.map((event) => auditCsvRow(event, names))))
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : null)
     } finally {

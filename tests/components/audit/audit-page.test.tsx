@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { AuditEvent, AuditFilters, AuditSeal } from '@/features/audit/model'
+import { NO_NAMES, type AuditNames } from '@/features/audit/sentence'
 
 // The first render loads the lazily split pages, slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -11,6 +12,7 @@ const stubs = vi.hoisted(() => ({
   fetchAuditPage: vi.fn(),
   fetchAuditCount: vi.fn(),
   fetchAuditSeal: vi.fn(),
+  names: { current: undefined as AuditNames | undefined },
 }))
 
 // The api neighbour is stubbed with a server of 250 events that filters and pages like rssi_audit_events.
@@ -19,7 +21,7 @@ vi.mock('@/features/audit/api', () => ({
   useAuditPage: (filters: AuditFilters, page: number) =>
     useQuery({
       queryKey: ['audit', 'page', filters, page],
-      queryFn: () => stubs.fetchAuditPage(filters, page) as Promise<AuditEvent[]>,
+      queryFn: async () => ({ events: (await stubs.fetchAuditPage(filters, page)) as AuditEvent[], names: stubs.names.current! }),
       placeholderData: keepPreviousData,
     }),
   useAuditCount: (filters: AuditFilters) =>
@@ -61,6 +63,7 @@ beforeEach(() => {
   stubs.fetchAuditPage.mockReset().mockImplementation(async (filters: AuditFilters, page: number) => matching(filters).slice(page * 100, page * 100 + 100))
   stubs.fetchAuditCount.mockReset().mockImplementation(async (filters: AuditFilters) => matching(filters).length)
   stubs.fetchAuditSeal.mockReset().mockResolvedValue(INTACT)
+  stubs.names.current = NO_NAMES
 })
 
 const HEAD = 'a0465e'.padEnd(64, '7')
@@ -87,6 +90,7 @@ describe('Audit page', () => {
     expect(within(bodyRows()[1]!).getByText('Création')).toBeInTheDocument()
     expect(within(first).getByText('10.0.0.7')).toBeInTheDocument()
     const details = first.querySelector('pre')
+    expect(details).not.toBeVisible()
     expect(details?.textContent).toBe('{\n  "n": 250,\n  "html": "<b>pas du HTML</b>"\n}')
     expect(details?.querySelector('b')).toBeNull()
     expect(within(bodyRows()[1]!).getByText('Système')).toBeInTheDocument()
@@ -184,5 +188,47 @@ describe('Audit page', () => {
     renderAudit()
     const seal = await screen.findByTestId('audit-seal')
     expect(await within(seal).findByText("Une entrée manque avant l'entrée n° 7.")).toBeInTheDocument()
+  })
+
+  it('tells each event as a sentence and opens its raw JSON from the keyboard', async () => {
+    stubs.names.current = {
+      ...NO_NAMES,
+      decisions: new Map([['d-1', { role_name: 'Lecteur', holder_name: 'Julie Martin', application_name: '<b>SAP</b> Finance' }]]),
+    }
+    const decision: AuditEvent = {
+      id: 9,
+      user_id: 'u-marc',
+      user_email: 'manager@example.com',
+      user_name: 'Marc Dubois',
+      action: 'decide',
+      resource_type: 'user_rights',
+      resource_id: 'r-1',
+      details: { stage: 'manager', decision: 'refused', from_status: 'pending', to_status: 'refused_manager', comment: 'Jamais utilisé', decision_id: 'd-1' },
+      timestamp: '2026-11-20T12:00:00Z',
+      ip_address: null,
+    }
+    stubs.fetchAuditPage.mockResolvedValue([decision])
+    stubs.fetchAuditCount.mockResolvedValue(1)
+    const { user } = renderAudit()
+    await screen.findByText('1 événement', {}, { timeout: 10_000 })
+    const row = bodyRows()[0]!
+    expect(within(row).getByText('Marc Dubois a refusé le droit « Lecteur » de Julie Martin sur <b>SAP</b> Finance — « Jamais utilisé »')).toBeInTheDocument()
+    expect(row.querySelector('b')).toBeNull()
+    expect(within(row).getByText('Statut : En attente → Refusé par le manager')).toBeInTheDocument()
+    expect(within(row).getByText('Droit')).toBeInTheDocument()
+
+    const toggle = within(row).getByRole('button', { name: 'Détails (JSON)' })
+    expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    const json = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    expect(json).not.toBeVisible()
+    // Tab through the page's controls until the toggle has the focus: it is reachable without a mouse.
+    for (let presses = 0; presses < 50 && document.activeElement !== toggle; presses += 1) await user.tab()
+    expect(toggle).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    expect(json).toBeVisible()
+    expect(json.textContent).toContain('"decision_id": "d-1"')
+    await user.keyboard(' ')
+    expect(json).not.toBeVisible()
   })
 })
