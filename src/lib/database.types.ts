@@ -576,6 +576,28 @@ export type Database = {
         Args: never
         Returns: Json[]
       }
+      campaign_evidence: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
+      }
+      campaign_evidence_items: {
+        Args: {
+          p_campaign_id: string
+          p_after_id?: string
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
+      campaign_evidence_journal: {
+        Args: {
+          p_campaign_id: string
+          p_after_id?: number
+          p_limit?: number
+        }
+        Returns: Json[]
+      }
       campaign_export_rows: {
         Args: {
           p_campaign_id: string

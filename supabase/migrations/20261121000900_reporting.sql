@@ -1160,3 +1160,247 @@ grant execute on function
   public.rssi_audit_count(text, uuid, text, date, date, text),
   public.rssi_audit_filters()
   to authenticated;
+
+-- ─── Evidence pack ───────────────────────────────────────────────────────────────────────────────────────────────
+
+-- The record an auditor asks for, of one closed campaign, for admin and rssi: the summary (campaign_evidence), its
+-- items with every stage's decision (campaign_evidence_items) and its audit events (campaign_evidence_journal).
+-- Security definer because the pack carries what the audit trail recorded (who started and completed the campaign,
+-- each decision's IP, the campaign's events), which row-level security keeps to the RSSI: these functions check the
+-- caller's role themselves and read only the one campaign's record. The seal stays the RSSI's, as verify_audit_chain
+-- is: for an admin, campaign_evidence leaves it out and the workbook says so.
+
+-- The campaign, once the caller may have its pack and it is closed.
+create function private.require_evidence_campaign(p_campaign_id uuid) returns public.campaigns
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  target public.campaigns;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent télécharger le rapport de campagne.');
+  select c.* into target from public.campaigns c where c.id = p_campaign_id;
+  if target.id is null then
+    raise exception 'Campagne introuvable.' using errcode = 'P0001';
+  end if;
+  if target.status not in ('completed', 'archived') then
+    raise exception 'Le rapport de campagne n''existe que pour une campagne terminée ou archivée (celle-ci est « % »).',
+      private.campaign_status_label(target.status)
+      using errcode = '55000';
+  end if;
+  return target;
+end;
+$$;
+
+revoke execute on function private.require_evidence_campaign(uuid) from public, anon;
+
+-- rpc('campaign_evidence', { p_campaign_id }) → one jsonb object:
+--   campaign     id, name, description, status, start_date, end_date, created_at, created_by_name,
+--                application_name (null = every application), account_type (null = every type);
+--   started, completed   { at, by_name } from the audit events start_campaign and complete_campaign (latest), or null;
+--   items        the number of items, decided (not pending), progress: campaign_progress's figures;
+--   by_status    { status: count } over the items (the final outcome of each);
+--   stages       [{ stage, approved, refused, awaiting }]: items whose latest decision at that stage approved or
+--                refused them, and those left waiting for that stage (pending and validated_user for the manager,
+--                validated_manager for BPO Métier, validated_bpo_metier for BPO Groupe, refused and treatment_required
+--                for the RA);
+--   decisions_after_end   decisions on the items taken after the end date;
+--   generated_at the time of the pack; seal: verify_audit_chain's answer (rssi), null for an admin.
+create function public.campaign_evidence(p_campaign_id uuid) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  target public.campaigns := private.require_evidence_campaign(p_campaign_id);
+  result jsonb;
+begin
+  with counts as (
+    select i.status, count(*) as n
+      from public.campaign_items i
+     where i.campaign_id = target.id
+     group by i.status
+  ),
+  latest as (
+    select distinct on (d.item_id, d.stage) d.stage, d.decision
+      from public.campaign_items i
+      join public.right_decisions d on d.item_id = i.id
+     where i.campaign_id = target.id
+     order by d.item_id, d.stage, d.decided_at desc, d.id desc
+  ),
+  stages as (
+    select s.stage, s.ord,
+           (select count(*) from latest l where l.stage = s.stage and l.decision = 'approved') as approved,
+           (select count(*) from latest l where l.stage = s.stage and l.decision = 'refused') as refused,
+           (select coalesce(sum(k.n), 0) from counts k where k.status = any (s.awaiting)) as awaiting
+      from (values
+        ('user'::public.review_stage, 1, array[]::public.right_status[]),
+        ('manager', 2, array['pending', 'validated_user']::public.right_status[]),
+        ('bpo_metier', 3, array['validated_manager']::public.right_status[]),
+        ('bpo_groupe', 4, array['validated_bpo_metier']::public.right_status[]),
+        ('ra', 5, array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe',
+                        'treatment_required']::public.right_status[])
+      ) as s (stage, ord, awaiting)
+  ),
+  events as (
+    select distinct on (l.action) l.action, l."timestamp", coalesce(l.user_name, l.user_email) as by_name
+      from public.audit_logs l
+     where l.resource_type = 'campaigns' and l.resource_id = target.id::text
+       and l.action in ('start_campaign', 'complete_campaign')
+     order by l.action, l.id desc
+  )
+  select jsonb_build_object(
+    'campaign', jsonb_build_object(
+      'id', target.id,
+      'name', target.name,
+      'description', target.description,
+      'status', target.status,
+      'start_date', target.start_date,
+      'end_date', target.end_date,
+      'created_at', target.created_at,
+      'created_by_name', (select u.first_name || ' ' || u.last_name from public.users u where u.id = target.created_by),
+      'application_name', (select a.name from public.applications a where a.id = target.application_id),
+      'account_type', target.account_type
+    ),
+    'started', (select jsonb_build_object('at', e."timestamp", 'by_name', e.by_name) from events e where e.action = 'start_campaign'),
+    'completed', (select jsonb_build_object('at', e."timestamp", 'by_name', e.by_name) from events e where e.action = 'complete_campaign'),
+    'items', (select coalesce(sum(k.n), 0) from counts k),
+    'decided', (select coalesce(sum(k.n), 0) from counts k where k.status <> 'pending'),
+    'progress', (select case when sum(k.n) > 0
+                   then round(100.0 * coalesce(sum(k.n) filter (where k.status <> 'pending'), 0) / sum(k.n))::integer
+                 end from counts k),
+    'by_status', (select coalesce(jsonb_object_agg(k.status, k.n), '{}'::jsonb) from counts k),
+    'stages', (select jsonb_agg(jsonb_build_object('stage', s.stage, 'approved', s.approved, 'refused', s.refused,
+                                                   'awaiting', s.awaiting) order by s.ord)
+                 from stages s),
+    'decisions_after_end', (
+      select count(*)
+        from public.campaign_items i
+        join public.right_decisions d on d.item_id = i.id
+       where i.campaign_id = target.id and d.decided_at >= (target.end_date + 1)::timestamptz
+    ),
+    'generated_at', now(),
+    'seal', case when private.is_rssi() then public.verify_audit_chain() end
+  )
+    into result;
+  return result;
+end;
+$$;
+
+-- rpc('campaign_evidence_items', { p_campaign_id, p_after_id?, p_limit? }) → the campaign's items in right id order
+-- (keyset: pass the last right_id of a page as p_after_id; p_limit 1 to 1000), each with what was reviewed and, in
+-- decisions, its latest decision at each stage: { <stage>: { decision, decided_by_name, decided_by_email, decided_at,
+-- comment, ip_address } }, the IP being the one the decision's audit event recorded.
+create function public.campaign_evidence_items(p_campaign_id uuid, p_after_id uuid default null, p_limit integer default 1000)
+returns table (
+  right_id uuid,
+  holder_name text,
+  holder_email text,
+  manager_name text,
+  application_name text,
+  role_name text,
+  account_type public.account_type,
+  granted_at timestamptz,
+  last_used_at timestamptz,
+  justification text,
+  status public.right_status,
+  decisions jsonb
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  target public.campaigns := private.require_evidence_campaign(p_campaign_id);
+begin
+  perform private.require_page(p_limit);
+  return query
+    select i.right_id, i.holder_name, i.holder_email, i.manager_name, i.application_name, i.role_name, i.account_type,
+           i.granted_at, i.last_used_at, i.justification, i.status,
+           coalesce((
+             select jsonb_object_agg(d.stage, jsonb_build_object(
+                      'decision', d.decision,
+                      'decided_by_name', d.decided_by_name,
+                      'decided_by_email', d.decided_by_email,
+                      'decided_at', d.decided_at,
+                      'comment', d.comment,
+                      'ip_address', (
+                        select host(l.ip_address)
+                          from public.audit_logs l
+                         where l.resource_type = 'user_rights' and l.resource_id = d.right_id::text
+                           and l.action = 'decide' and l.details ->> 'decision_id' = d.id::text
+                         limit 1
+                      )))
+               from (
+                 select distinct on (x.stage) x.*
+                   from public.right_decisions x
+                  where x.item_id = i.id
+                  order by x.stage, x.decided_at desc, x.id desc
+               ) d
+           ), '{}'::jsonb)
+      from public.campaign_items i
+     where i.campaign_id = target.id
+       and i.right_id > coalesce(p_after_id, '00000000-0000-0000-0000-000000000000')
+     order by i.right_id
+     limit p_limit;
+end;
+$$;
+
+-- rpc('campaign_evidence_journal', { p_campaign_id, p_after_id?, p_limit? }) → the campaign's audit events in id
+-- order (keyset on id): those on the campaign itself, the decisions taken in it, and the other events on its items'
+-- rights between its start and its completion (its dates when those events are missing).
+create function public.campaign_evidence_journal(p_campaign_id uuid, p_after_id bigint default null, p_limit integer default 1000)
+returns table (
+  id bigint,
+  "timestamp" timestamptz,
+  user_name text,
+  user_email text,
+  action text,
+  resource_type text,
+  resource_id text,
+  details jsonb,
+  ip_address text
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  target public.campaigns := private.require_evidence_campaign(p_campaign_id);
+  window_start timestamptz;
+  window_end timestamptz;
+begin
+  perform private.require_page(p_limit);
+  select coalesce(max(l."timestamp") filter (where l.action = 'start_campaign'), target.start_date::timestamptz),
+         coalesce(max(l."timestamp") filter (where l.action = 'complete_campaign'), (target.end_date + 1)::timestamptz)
+    into window_start, window_end
+    from public.audit_logs l
+   where l.resource_type = 'campaigns' and l.resource_id = target.id::text;
+
+  return query
+    select l.id, l."timestamp", l.user_name, l.user_email, l.action, l.resource_type, l.resource_id, l.details,
+           host(l.ip_address)
+      from public.audit_logs l
+     where l.id > coalesce(p_after_id, 0)
+       and (
+         (l.resource_type = 'campaigns' and l.resource_id = target.id::text)
+         or (l.action = 'decide' and l.details ->> 'campaign_id' = target.id::text)
+         or (
+           l.resource_type = 'user_rights'
+           and l."timestamp" between window_start and window_end
+           and l.resource_id in (select i.right_id::text from public.campaign_items i where i.campaign_id = target.id)
+         )
+       )
+     order by l.id
+     limit p_limit;
+end;
+$$;
+
+revoke execute on function
+  public.campaign_evidence(uuid),
+  public.campaign_evidence_items(uuid, uuid, integer),
+  public.campaign_evidence_journal(uuid, bigint, integer)
+  from public, anon;
+
+grant execute on function
+  public.campaign_evidence(uuid),
+  public.campaign_evidence_items(uuid, uuid, integer),
+  public.campaign_evidence_journal(uuid, bigint, integer)
+  to authenticated;

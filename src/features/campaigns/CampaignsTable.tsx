@@ -4,6 +4,8 @@ import { Button } from '@/components/ui/Button'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
+import { EvidenceButton } from './EvidenceButton'
+import { hasEvidencePack } from './evidence-model'
 import {
   accountTypeScopeLabel,
   applicationScopeLabel,
@@ -21,7 +23,10 @@ export interface CampaignActions {
   onDelete: (campaign: Campaign) => void
 }
 
-/** Excel for everyone; the next lifecycle step, and Modifier/Supprimer on drafts, for administrators. */
+/**
+ * Excel for everyone; the next lifecycle step, Modifier/Supprimer on drafts and the evidence pack of a closed campaign
+ * for administrators.
+ */
 function CampaignRowActions({ campaign, admin, onExport, onTransition, onEdit, onDelete }: { campaign: Campaign; admin: boolean } & CampaignActions) {
   const next = nextTransition(campaign.status)
   return (
@@ -35,6 +40,7 @@ function CampaignRowActions({ campaign, admin, onExport, onTransition, onEdit, o
       >
         Excel
       </Button>
+      {admin && hasEvidencePack(campaign.status) && <EvidenceButton campaign={campaign} />}
       {admin && next && (
         <Button
           size="sm"

@@ -7,6 +7,7 @@ import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
 import type { AccountType, CampaignStatus } from '@/lib/labels'
+import type { EvidenceEvent, EvidenceItem, EvidencePack, EvidenceSummary } from './evidence-model'
 import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
 import type { ImportReference, ImportRow, LineReport } from './import/csv-import'
 
@@ -140,6 +141,57 @@ export async function fetchExportRows(campaignId: string, file: ExportFile, onPr
   }
   const slices = await Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice))
   return slices.flat()
+}
+
+/**
+ * A closed campaign's evidence pack: its summary (with the seal for the RSSI), every item with its decisions, keyset-
+ * paged on right_id in slices as the exports are, and its audit events, keyset-paged on id.
+ */
+export async function fetchEvidencePack(campaignId: string, onProgress?: (fetched: number) => void): Promise<EvidencePack> {
+  const supabase = getSupabase()
+  let fetched = 0
+  const counted = (rows: number) => {
+    fetched += rows
+    onProgress?.(fetched)
+  }
+  const summary = await supabase.rpc('campaign_evidence', { p_campaign_id: campaignId })
+  if (summary.error) throwApiError(summary.error)
+
+  const readSlice = async (slice: UuidSlice): Promise<EvidenceItem[]> => {
+    const rows: EvidenceItem[] = []
+    let afterId = slice.after
+    for (;;) {
+      const { data, error } = await supabase.rpc('campaign_evidence_items', {
+        p_campaign_id: campaignId,
+        p_limit: EXPORT_PAGE_SIZE,
+        ...(afterId ? { p_after_id: afterId } : {}),
+      })
+      if (error) throwApiError(error)
+      const page = withinSlice((data ?? []) as unknown as EvidenceItem[], (row) => row.right_id, slice, EXPORT_PAGE_SIZE)
+      rows.push(...page.rows)
+      counted(page.rows.length)
+      if (page.done) return rows
+      afterId = page.rows[page.rows.length - 1]!.right_id
+    }
+  }
+  const readJournal = async (): Promise<EvidenceEvent[]> => {
+    const events: EvidenceEvent[] = []
+    for (;;) {
+      const last = events[events.length - 1]
+      const { data, error } = await supabase.rpc('campaign_evidence_journal', {
+        p_campaign_id: campaignId,
+        p_limit: EXPORT_PAGE_SIZE,
+        ...(last ? { p_after_id: last.id } : {}),
+      })
+      if (error) throwApiError(error)
+      const page = (data ?? []) as unknown as EvidenceEvent[]
+      events.push(...page)
+      counted(page.length)
+      if (page.length < EXPORT_PAGE_SIZE) return events
+    }
+  }
+  const [slices, events] = await Promise.all([Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice)), readJournal()])
+  return { summary: summary.data as unknown as EvidenceSummary, items: slices.flat(), events }
 }
 
 // ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────

@@ -1,3 +1,4 @@
+import type { EvidencePack } from './evidence-model'
 import type { ExportFile, ExportRow } from './model'
 
 export interface ExportBuildRequest {
@@ -8,12 +9,18 @@ export interface ExportBuildRequest {
   today: number
 }
 
+export interface EvidenceBuildRequest {
+  pack: EvidencePack
+}
+
+export type BuildRequest = ExportBuildRequest | EvidenceBuildRequest
+
 export type ExportBuildReply = { ok: true; bytes: Uint8Array } | { ok: false; message: string }
 
 const BUILD_FAILED = "Le fichier Excel n'a pas pu être construit."
 
 export interface ExportBuilder {
-  build(request: ExportBuildRequest): Promise<Uint8Array>
+  build(request: BuildRequest): Promise<Uint8Array>
   dispose(): void
 }
 
@@ -26,7 +33,7 @@ export function startExportBuilder(): ExportBuilder {
     return {
       async build(request) {
         const excel = await import('./excel')
-        return excel.workbookBytes(excel.buildWorkbook(request.file, request.campaignName, request.rows, new Date(request.today)))
+        return excel.requestBytes(request)
       },
       dispose() {},
     }

@@ -1,5 +1,17 @@
 /** Builds an export workbook. Loaded, with xlsx, only when an export starts (in the export worker, see excel-build.ts). */
 import * as XLSX from 'xlsx'
+import type { BuildRequest } from './excel-build'
+import {
+  DECISION_COLUMNS,
+  decisionRows,
+  EVIDENCE_SHEETS,
+  JOURNAL_COLUMNS,
+  journalRows,
+  synthesisRows,
+  TREATMENT_COLUMNS,
+  treatmentRows,
+  type EvidencePack,
+} from './evidence-model'
 import { buildExportRows, buildInstructionRows, exportColumns, exportColumnWidths, type ExportFile, type ExportRow } from './model'
 
 /** Every cell written as an explicit string (type 's'), never as a formula. */
@@ -25,6 +37,30 @@ export function buildWorkbook(file: ExportFile, campaignName: string, rows: read
   XLSX.utils.book_append_sheet(workbook, data, 'Droits')
   XLSX.utils.book_append_sheet(workbook, instructions, 'Instructions')
   return workbook
+}
+
+/** The « Rapport de campagne »: Synthèse, Décisions, Traitements RA and Journal, every cell a string. */
+export function buildEvidenceWorkbook(pack: EvidencePack): XLSX.WorkBook {
+  const [synthesis, decisions, treatments, journal] = EVIDENCE_SHEETS
+  const sheets: [string, string[][], number[]][] = [
+    [synthesis, synthesisRows(pack.summary), [34, 70, 12, 12, 12]],
+    [decisions, [DECISION_COLUMNS, ...decisionRows(pack.items)], DECISION_COLUMNS.map(() => 20)],
+    [treatments, [TREATMENT_COLUMNS, ...treatmentRows(pack.items)], TREATMENT_COLUMNS.map(() => 22)],
+    [journal, [JOURNAL_COLUMNS, ...journalRows(pack.events)], [8, 24, 24, 22, 16, 38, 16, 90]],
+  ]
+  const workbook = XLSX.utils.book_new()
+  for (const [name, rows, widths] of sheets) {
+    const sheet = stringSheet(rows)
+    sheet['!cols'] = widths.map((wch) => ({ wch }))
+    XLSX.utils.book_append_sheet(workbook, sheet, name)
+  }
+  return workbook
+}
+
+/** The bytes of what the worker was asked for: one export file or an evidence pack. */
+export function requestBytes(request: BuildRequest): Uint8Array {
+  if ('pack' in request) return workbookBytes(buildEvidenceWorkbook(request.pack))
+  return workbookBytes(buildWorkbook(request.file, request.campaignName, request.rows, new Date(request.today)))
 }
 
 const FROZEN_HEADER_VIEW =

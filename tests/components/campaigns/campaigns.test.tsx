@@ -118,7 +118,7 @@ describe('Campaigns table', () => {
     expect(within(rowOf('Revue T4')).getByRole('button', { name: 'Terminer Revue T4' })).toBeInTheDocument()
     expect(within(rowOf('Revue T4')).queryByRole('button', { name: /Modifier|Supprimer/ })).toBeNull()
     expect(within(rowOf('Revue 2025')).getByRole('button', { name: 'Archiver Revue 2025' })).toBeInTheDocument()
-    expect(within(rowOf('Revue 2024')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Excel'])
+    expect(within(rowOf('Revue 2024')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Excel', 'Rapport de campagne'])
   })
 
   it.each(['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra'] as const)('shows %s the list with the export only', async (role) => {

@@ -1,0 +1,48 @@
+import { useState } from 'react'
+import { FileCheck } from 'lucide-react'
+import { Button } from '@/components/ui/Button'
+import { fetchEvidencePack } from './api'
+import { downloadFile, startExportBuilder } from './excel-build'
+import { evidenceFileName } from './evidence-model'
+import type { Campaign } from './model'
+
+/** Downloads a closed campaign's « Rapport de campagne » (admin and rssi), built off the page's thread. */
+export function EvidenceButton({ campaign }: { campaign: Campaign }) {
+  const [running, setRunning] = useState(false)
+  const [fetched, setFetched] = useState(0)
+  const [error, setError] = useState<string | null>(null)
+
+  const download = async () => {
+    setRunning(true)
+    setFetched(0)
+    setError(null)
+    const builder = startExportBuilder()
+    try {
+      const pack = await fetchEvidencePack(campaign.id, setFetched)
+      const bytes = await builder.build({ pack })
+      downloadFile(bytes, evidenceFileName(campaign.name, new Date()))
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : "Le rapport de campagne n'a pas pu être construit.")
+    } finally {
+      builder.dispose()
+      setRunning(false)
+    }
+  }
+
+  return (
+    <div>
+      <Button
+        size="sm"
+        variant="outline"
+        leftIcon={<FileCheck aria-hidden="true" className="h-4 w-4" />}
+        aria-label={`Rapport de campagne de ${campaign.name}`}
+        loading={running}
+        onClick={() => void download()}
+      >
+        Rapport de campagne
+      </Button>
+      {running && <p className="mt-1 text-xs text-gray-600" role="status">{`Préparation du rapport… ${fetched} ligne(s) lue(s)`}</p>}
+      {error && <p className="mt-1 text-xs text-red-700" role="alert">{error}</p>}
+    </div>
+  )
+}

