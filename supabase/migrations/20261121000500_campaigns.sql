@@ -272,6 +272,10 @@ create trigger campaign_items_guard_delete
 
 -- Starting a campaign attaches every in-scope right not under review in another active campaign, resets it to pending
 -- and makes its item; completing it sends what is still undecided to the RA, right and item alike (ARCHITECTURE §3).
+-- Each transition is audited by one summary event (its counts and scope), not one event per right it moves: the items
+-- are the per-right record of what the campaign took and how it ended, and one sealed audit row per right (each hashed
+-- into the chain after the previous one) made the start of a 300,000-right campaign last minutes. So the per-row audit
+-- of user_rights is suppressed while the transition moves them, and the suppression is set back as it was.
 -- Defined before user_rights (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call,
 -- not when it is created.
 create function private.apply_campaign_transition() returns trigger
@@ -280,12 +284,15 @@ set search_path = ''
 as $$
 declare
   affected bigint;
+  items bigint;
+  suppressed text := coalesce(nullif(current_setting('recertif.audit_suppressed', true), ''), 'off');
 begin
   if old.status = 'draft' and new.status = 'active' then
     -- One start at a time: a right is under review in one active campaign at most. Two campaigns starting together
     -- would otherwise each read the other as a draft and both take the rights they share; the statement below takes
     -- its snapshot once the lock is held, so it sees the campaigns started before.
     perform pg_advisory_xact_lock(hashtextextended('recertif.campaign_start', 0));
+    perform set_config('recertif.audit_suppressed', 'on', true);
     with attached as (
       update public.user_rights ur
          set campaign_id = new.id,
@@ -314,8 +321,13 @@ begin
       join public.applications a on a.id = r.application_id
       left join public.users m on m.id = h.manager_id;
     get diagnostics affected = row_count;
-    perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_attached', affected));
+    perform set_config('recertif.audit_suppressed', suppressed, true);
+    perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object(
+      'rights_attached', affected,
+      'scope', jsonb_build_object('application_id', new.application_id, 'account_type', new.account_type)
+    ));
   elsif old.status = 'active' and new.status = 'completed' then
+    perform set_config('recertif.audit_suppressed', 'on', true);
     -- The rights first, then their items, in the order validate_user_right locks them.
     with sent as (
       update public.user_rights ur
@@ -336,7 +348,12 @@ begin
      where i.campaign_id = new.id
        and i.right_id = sent.id;
     get diagnostics affected = row_count;
-    perform private.write_audit('complete_campaign', 'campaigns', new.id::text, jsonb_build_object('rights_sent_to_ra', affected));
+    perform set_config('recertif.audit_suppressed', suppressed, true);
+    select count(*) into items from public.campaign_items i where i.campaign_id = new.id;
+    perform private.write_audit('complete_campaign', 'campaigns', new.id::text, jsonb_build_object(
+      'rights_sent_to_ra', affected,
+      'items', items
+    ));
   end if;
   return null;
 end;

@@ -62,9 +62,13 @@ create trigger user_rights_set_updated_at
   before update on public.user_rights
   for each row execute function private.set_updated_at();
 
+-- The condition repeats audit_row_change's own test of the suppression so that a campaign's start, which moves every
+-- in-scope right with its audit suppressed, does not queue one trigger event per right only for it to do nothing.
 create trigger user_rights_audit
   after insert or update or delete on public.user_rights
-  for each row execute function private.audit_row_change();
+  for each row
+  when (current_setting('recertif.audit_suppressed', true) is distinct from 'on')
+  execute function private.audit_row_change();
 
 -- What a right is cannot change once someone has decided on it: the decision would seem to cover another right.
 create function private.guard_right_relabel() returns trigger

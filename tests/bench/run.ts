@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup]`: boots the local backend
+ * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup] [--only a,b]`: boots the local backend
  * with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed), builds and serves the app,
  * drives it in Debian's Chromium and prints the figures against their budgets. The full results go to
- * .tmp/bench/results.json; the exit code is 1 when a budget is missed. Not part of `npm test`.
+ * .tmp/bench/results.json; the exit code is 1 when a budget is missed. --only runs the named measures alone (bundles,
+ * rssiSignIn, reviews, reviewsRpc, rssiPages, naive, export, decisions, campaignStart, startup); the others show as
+ * skipped. Not part of `npm test`.
  */
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -11,6 +13,7 @@ import { apiAs, serviceApi } from './support/api'
 import { launchBrowser } from './support/browser'
 import { ROOT, startStack, type Stack } from './support/stack'
 import { measureBundles } from './measures/bundles'
+import { measureCampaignStart } from './measures/campaign-start'
 import { measureRssiSignIn } from './measures/dashboard'
 import { loadReviewers, measureDecisions } from './measures/decisions'
 import { largestActiveCampaign, measureManagerExport } from './measures/export'
@@ -29,12 +32,18 @@ const { values } = parseArgs({
     dataset: { type: 'string', default: 'large' },
     runs: { type: 'string', default: '3' },
     'skip-startup': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 })
 if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Unknown dataset: ${values.dataset} (large or demo)`)
 const dataset: 'demo' | 'large' = values.dataset
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1: ${values.runs}`)
+const MEASURES = ['bundles', 'rssiSignIn', 'reviews', 'reviewsRpc', 'rssiPages', 'naive', 'export', 'decisions', 'campaignStart', 'startup']
+const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
+const unknown = only?.filter((name) => !MEASURES.includes(name)) ?? []
+if (unknown.length > 0) throw new Error(`Unknown measure(s) in --only: ${unknown.join(', ')} (${MEASURES.join(', ')})`)
+const skipped = new Set(MEASURES.filter((name) => (only ? !only.includes(name) : name === 'startup' && values['skip-startup'])))
 const REVIEWERS = 20
 const DECISIONS_PER_REVIEWER = 10
 
@@ -44,6 +53,7 @@ const errors: Record<string, string> = {}
 
 /** Runs one measure; a failure is recorded (and shows as a missed budget) without stopping the others. */
 async function step<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  if (skipped.has(name)) return undefined
   const started = performance.now()
   log(`· ${name}…`)
   try {
@@ -101,6 +111,8 @@ async function main(): Promise<void> {
       const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, REVIEWERS), 2)
       return measureDecisions(accounts, REVIEWERS, DECISIONS_PER_REVIEWER)
     })
+    // Last: it moves the rights of the closed campaigns and the unassigned ones into a new campaign.
+    await step('campaignStart', async () => measureCampaignStart(await apiAs(backendUrl, 'admin@example.com'), service))
   } catch (error) {
     errors.stack = error instanceof Error ? error.message : String(error)
     log(`The bench could not start: ${errors.stack}`)
@@ -109,9 +121,9 @@ async function main(): Promise<void> {
     await stack?.stop()
   }
   // Alone on the machine's ports and without the bench's backend running beside it.
-  if (!values['skip-startup']) await step('startup', () => measureStartup())
+  await step('startup', () => measureStartup())
 
-  const report = buildReport(results, errors, { startupSkipped: values['skip-startup'] })
+  const report = buildReport(results, errors, { skipped, startupSkippedBy: only ? '--only' : '--skip-startup', onPostgres: Boolean(process.env.DATABASE_URL) })
   const output = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),

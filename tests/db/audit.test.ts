@@ -176,30 +176,39 @@ describe('each write leaves its audit row', () => {
       expect(deleted.rows).toHaveLength(1)
     })
 
-    it('start and complete: the status change, the campaign event with its count, and each right it moved', async () => {
+    it('start and complete: the status change and one summary event with its counts, none per right moved', async () => {
       const app = await createApplication(db)
       const rights = [await createRight(db, { applicationId: app, campaignId: null }), await createRight(db, { applicationId: app, campaignId: null })]
       const id = await createDraftCampaign(db, { applicationId: app })
 
       const started = await audited('admin', (tx) => tx.query(`update public.campaigns set status = 'active' where id = $1`, [id]))
       await expectStamped(only(started.rows, 'start_campaign', 'campaigns', id), 'admin', started.now)
-      expect(only(started.rows, 'start_campaign', 'campaigns', id).details).toEqual({ rights_attached: 2 })
+      expect(only(started.rows, 'start_campaign', 'campaigns', id).details).toEqual({
+        rights_attached: 2,
+        scope: { application_id: app, account_type: null },
+      })
       expect(only(started.rows, 'update', 'campaigns', id).details).toEqual({ changes: { status: { old: 'draft', new: 'active' } } })
-      for (const right of rights) {
-        const row = only(started.rows, 'update', 'user_rights', right)
-        await expectStamped(row, 'admin', started.now)
-        expect(row.details).toEqual({ changes: { campaign_id: { old: null, new: id } } })
-      }
-      expect(started.rows).toHaveLength(4)
+      // The campaign's items are the per-right record of what it took.
+      expect(started.rows).toHaveLength(2)
+      const items = await db.query<{ right_id: string }>(`select right_id from public.campaign_items where campaign_id = $1`, [id])
+      expect(items.rows.map((item) => item.right_id).sort()).toEqual([...rights].sort())
 
       const completed = await audited('rssi', (tx) => tx.query(`update public.campaigns set status = 'completed' where id = $1`, [id]))
       await expectStamped(only(completed.rows, 'complete_campaign', 'campaigns', id), 'rssi', completed.now)
-      expect(only(completed.rows, 'complete_campaign', 'campaigns', id).details).toEqual({ rights_sent_to_ra: 2 })
+      expect(only(completed.rows, 'complete_campaign', 'campaigns', id).details).toEqual({ rights_sent_to_ra: 2, items: 2 })
       expect(only(completed.rows, 'update', 'campaigns', id).details).toEqual({ changes: { status: { old: 'active', new: 'completed' } } })
-      for (const right of rights) {
-        expect(only(completed.rows, 'update', 'user_rights', right).details).toEqual({ changes: { status: { old: 'pending', new: 'treatment_required' } } })
-      }
-      expect(completed.rows).toHaveLength(4)
+      expect(completed.rows).toHaveLength(2)
+    })
+
+    it('the suppression of the per-right audit ends with the transition: a later change in the transaction is audited', async () => {
+      const app = await createApplication(db)
+      const right = await createRight(db, { applicationId: app, campaignId: null })
+      const id = await createDraftCampaign(db, { applicationId: app })
+      const { rows } = await audited('admin', async (tx) => {
+        await tx.query(`update public.campaigns set status = 'active' where id = $1`, [id])
+        await tx.query(`update public.user_rights set justification = 'Astreinte' where id = $1`, [right])
+      })
+      expect(only(rows, 'update', 'user_rights', right).details).toEqual({ changes: { justification: { old: null, new: 'Astreinte' } } })
     })
   })
 
