@@ -5,9 +5,6 @@ import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { AuditEvent, AuditFilters, AuditSeal } from '@/features/audit/model'
 import { NO_NAMES, type AuditNames } from '@/features/audit/sentence'
 
-// The first render loads the lazily split pages, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({
   fetchAuditPage: vi.fn(),
   fetchAuditCount: vi.fn(),

@@ -7,9 +7,6 @@ import { makeUser } from '../support/fake-auth'
 import type { Role } from '@/lib/labels'
 import type { Campaign, CampaignPayload } from '@/features/campaigns/model'
 
-// The first render loads the lazily split pages, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({
   role: 'admin' as string,
   save: vi.fn(),

@@ -6,8 +6,6 @@ import { makeUser } from '../support/fake-auth'
 import type { Role } from '@/lib/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({ role: 'admin' as string }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({

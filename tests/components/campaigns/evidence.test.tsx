@@ -8,8 +8,6 @@ import { makeUser } from '../support/fake-auth'
 import { ROLES, type Role } from '@/lib/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({ role: 'admin' as string, fetchEvidencePack: vi.fn() }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({

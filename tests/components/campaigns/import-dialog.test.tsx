@@ -7,7 +7,6 @@ import { makeUser } from '../support/fake-auth'
 import type { Role } from '@/lib/labels'
 
 // The first render loads the lazily imported parser, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
 
 // The neighbour stubbed here is the supabase-js client, so the feature's api.ts (paging, the one RPC, the
 // invalidation) runs for real. The RPC itself is tested in tests/db and end to end in tests/e2e/import.

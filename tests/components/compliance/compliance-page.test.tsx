@@ -4,8 +4,6 @@ import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { ComplianceReport } from '@/features/compliance/model'
 
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({ fetchComplianceReport: vi.fn() }))
 
 vi.mock('@/features/compliance/api', () => ({

@@ -4,9 +4,6 @@ import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { DashboardFilters, RssiDashboard } from '@/features/dashboards/model'
 
-// The first render loads the lazily split pages, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({
   fetchRssiDashboard: vi.fn(),
   fetchAllRightsForExport: vi.fn(),

@@ -5,9 +5,6 @@ import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { DecisionEntry, HistoryCursor, HistoryScope, ProfileDetails } from '@/features/profile/model'
 import type { HeldRight } from '@/features/rights/model'
 
-// The first render loads the lazily split pages, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({
   fetchProfile: vi.fn(),
   fetchMyRights: vi.fn(),

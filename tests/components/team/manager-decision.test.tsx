@@ -2,8 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
 
-vi.setConfig({ testTimeout: 30_000 })
-
 // The neighbour stubbed is the supabase-js client, answering like the SQL functions over a small queue: a decision
 // takes the right out of review_queue and out of review_queue_count, as validate_user_right does.
 const backend = vi.hoisted(() => ({

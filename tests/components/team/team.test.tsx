@@ -6,9 +6,6 @@ import type { AwaitingRight, TeamSummary } from '@/features/dashboards/model'
 import type { HeldRight } from '@/features/rights/model'
 import type { TeamMember } from '@/features/team/model'
 
-// The first render loads the lazily split pages, slow on a busy machine.
-vi.setConfig({ testTimeout: 30_000 })
-
 const stubs = vi.hoisted(() => ({
   fetchTeamSummary: vi.fn(),
   fetchTeamMembers: vi.fn(),
