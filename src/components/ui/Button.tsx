@@ -8,7 +8,7 @@ export type ButtonSize = 'sm' | 'md' | 'lg'
 const variantClasses: Record<ButtonVariant, string> = {
   primary: 'bg-primary-600 text-white hover:bg-primary-700',
   secondary: 'bg-gray-100 text-gray-900 hover:bg-gray-200',
-  success: 'bg-green-600 text-white hover:bg-green-700',
+  success: 'bg-green-700 text-white hover:bg-green-800',
   danger: 'bg-red-600 text-white hover:bg-red-700',
   warning: 'bg-amber-500 text-gray-900 hover:bg-amber-600',
   outline: 'border border-gray-300 bg-white text-gray-800 hover:bg-gray-50',
