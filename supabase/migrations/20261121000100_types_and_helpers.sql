@@ -59,6 +59,37 @@ $$;
 grant execute on function private.is_validated_status(public.right_status), private.is_refused_status(public.right_status)
   to authenticated, service_role;
 
+-- ─── The write-path clock ────────────────────────────────────────────────────────────────────────────────────────
+-- When something happened, as the rows that record it say: audit_logs."timestamp", right_decisions.decided_at,
+-- user_rights.validated_at and every created_at / updated_at. It is now(), except for the database owner acting
+-- directly, who may set recertif.clock for a transaction: the demo seed (supabase/seed.sql) runs the real workflow
+-- step by step at the dates of its story (last year's review in October 2025, and so on), so that history lists,
+-- periods and trends have something to show, and the sealed audit trail hashes those dates as it would any other.
+-- Nothing is rewritten afterwards: each row is written once, by the workflow, at the clock's time, and the seed moves
+-- the clock forward only, so the trail's order and its times agree.
+-- "No SET ROLE in effect" (the role setting reads 'none') is what tells the owner's own session apart: every API
+-- request runs under SET ROLE anon, authenticated or service_role (PostgREST on hosted Supabase, and the local server,
+-- supabase/local/rest/session.ts), and a security-definer function changes the current user, not that setting. Those
+-- roles cannot log in, so a session without SET ROLE that writes these tables is the owner's or a superuser's (a
+-- migration, the seed).
+-- So a caller of the API who manages to set recertif.clock still gets now() (tests/db/seed-history.test.ts).
+-- Read paths (inactivity, "as of", windows) keep now(): they are about the present, not about when a row was written.
+-- Plain SQL, without a search_path clause and with every name qualified, so that it is inlined into the defaults,
+-- triggers and statements that use it (a campaign start writes one item per right); it runs as the caller, reads
+-- only settings, and is granted to the API roles because column defaults and the updated_at trigger run as them.
+create function private.clock() returns timestamptz
+language sql stable
+as $$
+  select case
+    when pg_catalog.current_setting('role') operator(pg_catalog.=) 'none'
+     and pg_catalog.current_setting('recertif.clock', true) operator(pg_catalog.<>) ''
+      then pg_catalog.current_setting('recertif.clock', true)::pg_catalog.timestamptz
+    else pg_catalog.now()
+  end
+$$;
+
+grant execute on function private.clock() to authenticated, service_role;
+
 -- ─── Helpers ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 create function private.set_updated_at() returns trigger
@@ -66,7 +97,7 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  new.updated_at := now();
+  new.updated_at := private.clock();
   return new;
 end;
 $$;

@@ -15,7 +15,7 @@ create table public.audit_logs (
   resource_type text not null,
   resource_id text,
   details jsonb not null default '{}'::jsonb,
-  "timestamp" timestamptz not null default now(),
+  "timestamp" timestamptz not null default private.clock(),
   ip_address inet,
   -- The hash of row id - 1; null for row 1 only.
   prev_hash bytea check (octet_length(prev_hash) = 32),

@@ -8,8 +8,8 @@ create table public.applications (
   bpo_metier_id uuid not null references public.users (id) on update cascade on delete restrict,
   bpo_groupe_id uuid references public.users (id) on update cascade on delete set null,
   rssi_id uuid references public.users (id) on update cascade on delete set null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default private.clock(),
+  updated_at timestamptz not null default private.clock(),
   constraint applications_name_present check (char_length(btrim(name)) between 1 and 200),
   constraint applications_description_length check (char_length(description) <= 2000)
 );

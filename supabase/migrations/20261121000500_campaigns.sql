@@ -13,8 +13,8 @@ create table public.campaigns (
   end_date date not null,
   status public.campaign_status not null default 'draft',
   created_by uuid default auth.uid() references public.users (id) on update cascade on delete set null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default private.clock(),
+  updated_at timestamptz not null default private.clock(),
   constraint campaigns_name_present check (char_length(btrim(name)) between 1 and 200),
   constraint campaigns_description_length check (char_length(description) <= 2000),
   constraint campaigns_dates_ordered check (end_date >= start_date)
@@ -174,8 +174,8 @@ create table public.campaign_items (
   last_used_at timestamptz,
   justification text,
   status public.right_status not null default 'pending',
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default private.clock(),
+  updated_at timestamptz not null default private.clock(),
   constraint campaign_items_one_per_right unique (campaign_id, right_id)
 );
 alter table public.campaign_items enable row level security;

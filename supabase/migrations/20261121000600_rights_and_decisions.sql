@@ -18,8 +18,8 @@ create table public.user_rights (
   validated_by uuid references public.users (id) on update cascade on delete set null,
   review_comment text,
   campaign_id uuid references public.campaigns (id) on delete cascade,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default private.clock(),
+  updated_at timestamptz not null default private.clock(),
   constraint user_rights_role_name_present check (char_length(btrim(role_name)) between 1 and 200),
   constraint user_rights_justification_length check (char_length(justification) <= 2000),
   constraint user_rights_comment_length check (char_length(review_comment) <= 2000),
@@ -186,7 +186,7 @@ create table public.right_decisions (
   decided_by uuid references public.users (id) on update cascade on delete set null,
   decided_by_email text not null,
   decided_by_name text not null,
-  decided_at timestamptz not null default now()
+  decided_at timestamptz not null default private.clock()
 );
 alter table public.right_decisions enable row level security;
 
@@ -509,7 +509,7 @@ begin
   perform set_config('recertif.audit_suppressed', 'on', true);
   update public.user_rights ur
      set status = new_status,
-         validated_at = now(),
+         validated_at = private.clock(),
          validated_by = caller_id,
          review_comment = clean_comment
    where ur.id = target.id;
