@@ -150,6 +150,42 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
     expect(await contents(c.campaign)).toEqual(before)
   })
 
+  // The freeze compares the columns it guards one by one: a column added to either table later must be added there
+  // too, or this test, which changes every column but those the workflow writes, lets the change through.
+  it('no column of its rights or items but those the workflow writes can change, even as the owner', async () => {
+    const frozenItems = /^Cette campagne est clôturée : ses éléments de revue ne peuvent plus être modifiés\.$/
+    const workflow: Record<string, string[]> = {
+      user_rights: ['id', 'status', 'validated_at', 'validated_by', 'review_comment', 'user_id', 'campaign_id', 'updated_at'],
+      campaign_items: ['id', 'status', 'updated_at'],
+    }
+    const other = {
+      application_id: await createApplication(db),
+      campaign_id: await createDraftCampaign(db),
+    }
+    const item = (await one<{ id: string }>(db, `select id from public.campaign_items where right_id = $1`, [c.spare])).id
+    for (const [table, skipped] of Object.entries(workflow)) {
+      const { rows: columns } = await db.query<{ name: string; type: string }>(
+        `select attname as name, format_type(atttypid, atttypmod) as type from pg_catalog.pg_attribute
+          where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`,
+        [`public.${table}`],
+      )
+      const guarded = columns.filter((column) => !skipped.includes(column.name))
+      expect(guarded.length).toBeGreaterThan(5)
+      for (const { name, type } of guarded) {
+        const changed =
+          name in other ? `'${other[name as keyof typeof other]}'::uuid`
+          : type === 'uuid' ? 'gen_random_uuid()'
+          : type === 'text' ? `coalesce(${name}, '') || ' (modifié)'`
+          : type === 'timestamp with time zone' ? `coalesce(${name}, now()) - interval '1 day'`
+          : type === 'account_type' ? `case when ${name} = 'standard' then 'privileged'::public.account_type else 'standard' end`
+          : undefined
+        expect(changed, `${table}.${name} (${type})`).toBeDefined()
+        const outcome = await asOwner(`update public.${table} set ${name} = ${changed} where id = $1`, [table === 'user_rights' ? c.spare : item])
+        expectRefused(outcome, '23514', table === 'user_rights' ? frozenRights : frozenItems)
+      }
+    }
+  })
+
   it('the completion sent the undecided rights to the RA, who still treats them and what was refused', async () => {
     expect(await rightStatus(db, c.undecided)).toBe('treatment_required')
     expect(await rightStatus(db, c.refused)).toBe('refused_manager')

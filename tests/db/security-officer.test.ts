@@ -161,9 +161,11 @@ async function addPerson(key: string, first: string, last: string): Promise<void
 function planted<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query(`alter table public.user_rights disable trigger user_rights_guard_closed_campaign`)
+    await tx.query(`alter table public.user_rights disable trigger user_rights_guard_closed_campaign_update`)
     await tx.query(`alter table public.right_decisions disable trigger right_decisions_guard_closed_campaign`)
     const result = await fn(tx)
     await tx.query(`alter table public.user_rights enable trigger user_rights_guard_closed_campaign`)
+    await tx.query(`alter table public.user_rights enable trigger user_rights_guard_closed_campaign_update`)
     await tx.query(`alter table public.right_decisions enable trigger right_decisions_guard_closed_campaign`)
     return result
   })
