@@ -154,6 +154,35 @@ describe('postgres_changes delivery', () => {
     expect(Object.keys(remove!.old)).toEqual(['id'])
   })
 
+  it('delivers each row of a statement that changes several, its old key beside its new row, in order', async () => {
+    const admin = await listen(await signedIn('admin@example.com'), [userRights()])
+    const gitlab = await applicationId('GitLab')
+    const { rows } = await db.query<{ id: string; role_name: string }>(
+      `insert into public.user_rights (user_id, application_id, role_name)
+       select $1, $2, 'Lot ' || n from generate_series(1, 3) as n order by n returning id, role_name`,
+      [THOMAS, gitlab],
+    )
+    await db.query(
+      `update public.user_rights set justification = 'Lot revu : ' || role_name where id = any($1::uuid[])`,
+      [rows.map((row) => row.id)],
+    )
+    await db.query('delete from public.user_rights where id = any($1::uuid[])', [rows.map((row) => row.id)])
+    await waitFor(() => admin.changes.length === 9, `nine changes, got ${admin.changes.length}`)
+
+    const inserts = admin.changes.slice(0, 3)
+    expect(inserts.map((change) => [change.eventType, change.new.role_name])).toEqual(rows.map((row) => ['INSERT', row.role_name]))
+    const updates = admin.changes.slice(3, 6)
+    for (const update of updates) {
+      expect(update.eventType).toBe('UPDATE')
+      expect(update.old).toEqual({ id: update.new.id })
+      expect(update.new.justification).toBe(`Lot revu : ${update.new.role_name}`)
+    }
+    expect(new Set(updates.map((update) => update.new.id))).toEqual(new Set(rows.map((row) => row.id)))
+    const removals = admin.changes.slice(6)
+    expect(removals.map((change) => change.eventType)).toEqual(['DELETE', 'DELETE', 'DELETE'])
+    expect(new Set(removals.map((change) => change.old.id))).toEqual(new Set(rows.map((row) => row.id)))
+  })
+
   it('reports the subscription with the system message realtime-js expects', async () => {
     const admin = await listen(await signedIn('admin@example.com'), [userRights()])
     expect(admin.system[0]).toEqual({
