@@ -18,7 +18,8 @@ const TRIGGERS = {
  * stays far below NOTIFY's 8000-byte limit whatever the row's size. One insert per statement rather than one
  * per row: a campaign's start or completion changes hundreds of thousands of rights in one statement, and a
  * row trigger cost them seconds. An update's old and new rows are paired by their place in the transition
- * tables, which PostgreSQL fills together, row by row. The function is security definer so that any API
+ * tables, which PostgreSQL fills together, row by row, and only the old row's primary key is kept: it is all
+ * that is sent of it, as Supabase does for tables under row-level security. The function is security definer so that any API
  * role's write can record its change, while no API role can read the schema.
  */
 const INSTALL_SQL = `
@@ -51,11 +52,16 @@ begin
     insert into realtime_local.changes (schema_name, table_name, op, record)
     select tg_table_schema, tg_table_name, tg_op, to_jsonb(n) from new_rows n;
   elsif tg_op = 'UPDATE' then
-    insert into realtime_local.changes (schema_name, table_name, op, record, old_record)
-    select tg_table_schema, tg_table_name, tg_op, n.row, o.row
-      from (select row_number() over () as place, to_jsonb(r) as row from new_rows r) n
-      join (select row_number() over () as place, to_jsonb(r) as row from old_rows r) o using (place)
-     order by place;
+    -- Of the old row, only what the delivery sends: its primary key, as an expression over r that installCapture
+    -- writes from the catalog (the whole row for a table without one).
+    execute format(
+      'insert into realtime_local.changes (schema_name, table_name, op, record, old_record)
+       select $1, $2, ''UPDATE'', n.row, o.key
+         from (select row_number() over () as place, to_jsonb(r) as row from new_rows r) n
+         join (select row_number() over () as place, %s as key from old_rows r) o using (place)
+        order by place',
+      tg_argv[0]
+    ) using tg_table_schema, tg_table_name;
   else
     insert into realtime_local.changes (schema_name, table_name, op, old_record)
     select tg_table_schema, tg_table_name, tg_op, to_jsonb(o) from old_rows o;
@@ -74,6 +80,7 @@ delete from realtime_local.changes;
 `
 
 export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`
 export const qualified = (schema: string, table: string) => `${ident(schema)}.${ident(table)}`
 
 /**
@@ -83,8 +90,14 @@ export const qualified = (schema: string, table: string) => `${ident(schema)}.${
 export async function installCapture(db: Database): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.exec(INSTALL_SQL)
-    const { rows: published } = await tx.query<{ schemaname: string; tablename: string }>(
-      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime' order by 1, 2`,
+    const { rows: published } = await tx.query<{ schemaname: string; tablename: string; key: string[] | null }>(
+      `select p.schemaname, p.tablename,
+              (select array_agg(a.attname::text order by k.place)
+                 from pg_index i
+                 cross join unnest(i.indkey) with ordinality as k(attnum, place)
+                 join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+                where i.indrelid = format('%I.%I', p.schemaname, p.tablename)::regclass and i.indisprimary) as key
+         from pg_publication_tables p where p.pubname = 'supabase_realtime' order by 1, 2`,
     )
     const names = Object.values(TRIGGERS).map((trigger) => trigger.name)
     const { rows: stale } = await tx.query<{ schema: string; table: string; trigger: string }>(
@@ -96,11 +109,13 @@ export async function installCapture(db: Database): Promise<string[]> {
       [names],
     )
     for (const { schema, table, trigger } of stale) await tx.exec(`drop trigger ${ident(trigger)} on ${qualified(schema, table)}`)
-    for (const { schemaname, tablename } of published) {
+    for (const { schemaname, tablename, key } of published) {
+      const oldKey = key?.length ? `jsonb_build_object(${key.map((column) => `${literal(column)}, r.${ident(column)}`).join(', ')})` : 'to_jsonb(r)'
       for (const [op, trigger] of Object.entries(TRIGGERS)) {
         await tx.exec(
           `create or replace trigger ${trigger.name} after ${op.toLowerCase()} on ${qualified(schemaname, tablename)}
-             referencing ${trigger.tables} for each statement execute function realtime_local.capture_statement()`,
+             referencing ${trigger.tables} for each statement
+             execute function realtime_local.capture_statement(${op === 'UPDATE' ? literal(oldKey) : ''})`,
         )
       }
     }
