@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Database, Sql } from '../database'
+import { decodeUtf8, header } from '../http'
 import type { Accept, Preferences, QueryParams } from './ast'
 import { errors } from './errors'
 import { quoteIdent } from './identifiers'
-import type { Condition, Planner, ReadPlan } from './planner'
+import type { CallInput, Condition, Planner, ReadPlan } from './planner'
 import { parseBody, parseRangeHeader } from './request'
 import { CONTENT_TYPES, contentRange, locationFor, pageResponse, preferenceApplied, singularityResponse, type RestResponse } from './response'
 import type { Table } from './schema'
@@ -107,6 +108,30 @@ export async function insertRows(request: RestRequest, table: Table): Promise<Re
   })
 }
 
+/** PUT: one row inserted or replaced by its primary key; 201 when it was created, 200 when replaced. */
+export async function putRow(request: RestRequest, table: Table): Promise<RestResponse> {
+  const { prefs, planner } = request
+  if (!table.insertable) throw errors.notWritable('insert', table.name, table.kind)
+  const plan = planner.put(table, parseBody(request.req, request.body, false), request.params)
+  const read = planner.read(table, request.params)
+  const representation = prefs.return === 'representation'
+  const returning: Returning = { kind: 'columns', columns: representation ? referencedColumns(read) : [], alias: read.alias }
+  return run(request, false, async (tx) => {
+    const p = new Params()
+    const sql = mutationStatement(insertStatement(plan, p, returning, read.alias), p, {
+      ...(representation ? { read: readOverMutation(request, read) } : {}),
+      upsert: true,
+    })
+    const row = await queryOne<MutationRow>(tx, sql, p.values)
+    // The payload's key differed from the URL's, so nothing was written; PostgREST also undoes the transaction.
+    if (Number(row.page_total) !== 1) throw errors.putMismatch()
+    const headers = preferenceApplied(request.method, prefs)
+    if (!representation) return { status: 204, headers, body: '' }
+    const status = Number(row.inserted ?? 0) > 0 ? 201 : 200
+    return { status, headers: { ...headers, 'Content-Type': CONTENT_TYPES[request.accept.media] }, body: row.body ?? '' }
+  })
+}
+
 export async function updateOrDeleteRows(request: RestRequest, table: Table, kind: 'update' | 'delete'): Promise<RestResponse> {
   const { prefs, planner } = request
   if (!(kind === 'update' ? table.updatable : table.deletable)) throw errors.notWritable(kind, table.name, table.kind)
@@ -140,30 +165,48 @@ export async function updateOrDeleteRows(request: RestRequest, table: Table, kin
   })
 }
 
+/** Raw payloads a function with one unnamed parameter of the matching type takes whole (PostgREST's raw media). */
+const RAW_PAYLOADS: Record<string, 'text' | 'xml' | 'bytea'> = { 'text/plain': 'text', 'text/xml': 'xml', 'application/octet-stream': 'bytea' }
+
+/** A call's arguments and payload: a POST's body (JSON, a form, or raw text, XML or bytes), a GET's query parameters. */
+function callInput(request: RestRequest): CallInput {
+  if (request.method !== 'POST') {
+    // A parameter given several times is an array (for a variadic or array parameter).
+    const args = Object.fromEntries([...request.params.rpcArgs].map(([key, values]) => [key, values.length === 1 ? values[0] : values]))
+    return { args, raw: JSON.stringify(args) }
+  }
+  const type = (header(request.req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  const rawPayload = RAW_PAYLOADS[type]
+  if (rawPayload) return { args: {}, raw: rawPayload === 'bytea' ? request.body : decodeUtf8(request.body), payload: rawPayload }
+  const body = parseBody(request.req, request.body, true) ?? {}
+  const args = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+  const isJson = type !== 'application/x-www-form-urlencoded'
+  return { args, raw: isJson && request.body.length > 0 ? decodeUtf8(request.body) : JSON.stringify(body), payload: 'json' }
+}
+
 export async function callFunction(request: RestRequest, name: string): Promise<RestResponse> {
   const isPost = request.method === 'POST'
-  let args: Record<string, unknown> | undefined
-  let raw: unknown
-  if (isPost) {
-    raw = parseBody(request.req, request.body, true) ?? {}
-    args = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined
-  } else {
-    // A parameter given several times is an array (for a variadic or array parameter).
-    args = Object.fromEntries([...request.params.rpcArgs].map(([key, values]) => [key, values.length === 1 ? values[0] : values]))
-  }
-  const plan = request.planner.call(name, args, raw, isPost)
+  const plan = request.planner.call(name, callInput(request))
   const { routine } = plan
   const readOnly = !isPost
+  const { prefs } = request
   // supabase-js asks for return=minimal when it wants only the count of a call it cannot send as HEAD.
-  const withoutBody = (response: RestResponse): RestResponse => (isPost && request.prefs.return === 'minimal' ? { ...response, body: '' } : response)
+  const withoutBody = (response: RestResponse): RestResponse => (isPost && prefs.return === 'minimal' ? { ...response, body: '' } : response)
+  const applied = preferenceApplied(request.method, prefs, { maxAffected: true })
+  // PostgREST counts what the function returned as the rows it affected: it cannot see the rows it changed.
+  const checkAffected = (rows: number) => {
+    if (prefs.handling === 'strict' && prefs.maxAffected !== undefined && rows > prefs.maxAffected) throw errors.maxAffected(rows)
+  }
 
   if (!plan.result) {
     return run(request, readOnly, async (tx) => {
       const p = new Params()
       const row = await queryOne<{ body?: string | null }>(tx, callScalarStatement(plan, p), p.values)
-      const headers = preferenceApplied(request.method, request.prefs)
-      if (routine.returns.kind === 'void') return { status: 204, headers, body: '' }
-      return withoutBody({ status: 200, headers: { ...headers, 'Content-Type': CONTENT_TYPES.json, 'Content-Range': '0-0/*' }, body: row.body ?? 'null' })
+      if (routine.returns.kind === 'void') return { status: 204, headers: applied, body: '' }
+      checkAffected(1)
+      // One value: the range of a one-row result, counted when asked.
+      const headers = { ...applied, 'Content-Type': CONTENT_TYPES.json, 'Content-Range': contentRange(0, 0, prefs.count ? 1 : undefined) }
+      return withoutBody({ status: 200, headers, body: row.body ?? 'null' })
     })
   }
 
@@ -177,15 +220,16 @@ export async function callFunction(request: RestRequest, name: string): Promise<
     const sql = callReadStatement(plan, read, p, { ...options, body, ...(routine.returns.kind === 'scalar' ? { scalarColumn: routine.name } : {}) })
     const row = await queryOne<ReadRow>(tx, sql, p.values)
     const rows = Number(row.page_total)
+    checkAffected(rows)
     if (routine.setOf) checkSingular(request, rows)
     const response = pageResponse({
       rows,
       offset: read.offset ?? 0,
       // The planner cannot see into a function: its rows are only ever counted exactly.
-      total: request.prefs.count ? Number(row.total ?? rows) : undefined,
+      total: prefs.count ? Number(row.total ?? rows) : undefined,
       body: row.body ?? '',
       media: request.accept.media,
-      headers: preferenceApplied(request.method, request.prefs),
+      headers: applied,
     })
     if (response.status >= 400) throw new Rollback(response)
     return withoutBody(response)

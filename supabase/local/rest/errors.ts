@@ -37,6 +37,8 @@ export const errors = {
   // Postgres' own wording: PostgREST lets the database report an unknown column in select, filters and order.
   undefinedColumn: (table: string, column: string) => pgrstError(400, '42703', `column ${table}.${column} does not exist`),
   undefinedType: (type: string) => pgrstError(400, '42704', `type "${type}" does not exist`),
+  // Postgres' own refusal of the statement PostgREST builds for two embeds sharing a join alias.
+  duplicateAlias: (alias: string) => pgrstError(400, '42712', `table name "${alias}" specified more than once`),
   notEmbedded: (resource: string) =>
     pgrstError(
       400,
@@ -77,6 +79,9 @@ export const errors = {
   maxAffected: (rows: number) =>
     pgrstError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${rows} rows`),
   invalidPath: () => pgrstError(404, 'PGRST125', 'Invalid path specified in request URL'),
+  putRange: () => pgrstError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT'),
+  putFilters: () => pgrstError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators"),
+  putMismatch: () => pgrstError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)'),
   notImplemented: (details: string) => pgrstError(400, 'PGRST127', 'Feature not implemented', details),
   // Postgres would answer 55000, which PostgREST maps to 500; the request is what is wrong, so 405.
   notWritable: (action: 'insert' | 'update' | 'delete', relation: string, kind: string) =>

@@ -1,6 +1,6 @@
 import { header, readBody, send, sendJson } from '../http'
 import type { ApiContext, RouteHandler } from '../context'
-import { callFunction, insertRows, readRelation, updateOrDeleteRows, type RestRequest } from './actions'
+import { callFunction, insertRows, putRow, readRelation, updateOrDeleteRows, type RestRequest } from './actions'
 import { errors, fromDatabaseError, isDatabaseError } from './errors'
 import { openApiDocument } from './openapi'
 import { Planner } from './planner'
@@ -50,7 +50,7 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
       return
     }
     if (isRpc && !['GET', 'HEAD', 'POST'].includes(method)) throw errors.invalidRpcMethod(method)
-    if (!isRpc && !['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) throw errors.unsupportedMethod(method)
+    if (!isRpc && !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) throw errors.unsupportedMethod(method)
 
     const prefs = parsePreferences([req.headers.prefer ?? []].flat().join(','))
     if (prefs.timezone !== undefined && !(await knownTimezones()).has(prefs.timezone)) {
@@ -79,7 +79,9 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
           ? await readRelation(request, request.planner.table(name))
           : method === 'POST'
             ? await insertRows(request, request.planner.table(name))
-            : await updateOrDeleteRows(request, request.planner.table(name), method === 'PATCH' ? 'update' : 'delete')
+            : method === 'PUT'
+              ? await putRow(request, request.planner.table(name))
+              : await updateOrDeleteRows(request, request.planner.table(name), method === 'PATCH' ? 'update' : 'delete')
       // A client that named the schema is told which one answered.
       const profile: Record<string, string> = profileHeader === undefined ? {} : { 'Content-Profile': 'public' }
       send(res, response.status, method === 'HEAD' ? '' : response.body, { ...response.headers, ...profile })

@@ -1,4 +1,4 @@
-import type { Field, Filter, JsonStep, LogicTree, Operation, OrderTerm, Preferences, QueryParams, SelectItem } from './ast'
+import type { AggregateFunction, Field, Filter, JsonStep, LogicTree, Operation, OrderTerm, Preferences, QueryParams, SelectItem } from './ast'
 import { errors, pgrstError } from './errors'
 import { findRelationship } from './relationships'
 import type { Column, Relationship, Routine, RoutineParam, SchemaCache, Table } from './schema'
@@ -16,12 +16,23 @@ export interface SelectColumn {
   name: string
 }
 
+/** `column.sum()`, `count()`: the rows of its level are grouped by every other item of that level. */
+export interface SelectAggregate {
+  kind: 'aggregate'
+  fn: AggregateFunction
+  /** The aggregated value; none for count() of the rows. */
+  value?: { column: Column; jsonPath: JsonStep[]; cast?: string }
+  /** The cast of the aggregate's result (`amount.avg()::int`). */
+  cast?: string
+  name: string
+}
+
 export interface SelectEmbed {
   kind: 'embed'
   embed: EmbedPlan
 }
 
-export type OutputItem = SelectColumn | SelectEmbed
+export type OutputItem = SelectColumn | SelectAggregate | SelectEmbed
 
 export interface EmbedPlan {
   relation: string
@@ -55,6 +66,8 @@ export interface PlannedOrder {
 export interface ReadPlan {
   table: Table
   alias: string
+  /** What PostgREST's statement calls this level's table, which Postgres names in its errors (`messages_1.sum`). */
+  label: string
   items: OutputItem[]
   embeds: EmbedPlan[]
   where: Condition[]
@@ -70,6 +83,8 @@ export interface InsertPlan {
   rows: Array<Record<string, unknown>>
   missingDefault: boolean
   conflict?: { columns: string[]; action: 'merge' | 'ignore' }
+  /** PUT: the primary key the URL names; a payload row with another key is not written. */
+  match?: Array<{ column: Column; value: string }>
 }
 
 export interface UpdatePlan {
@@ -82,11 +97,20 @@ export interface UpdatePlan {
 
 export interface CallPlan {
   routine: Routine
-  /** The arguments given, by parameter; `singleJson`: the whole body goes to the one unnamed json parameter. */
+  /** The arguments given, by parameter; `single`: the whole payload, for the one unnamed parameter. */
   args: Array<{ param: RoutineParam; value: unknown }>
-  singleJson?: unknown
+  single?: string | Buffer
   /** What the function returns, seen as a relation (composite rows, or one column named after the function). */
   result?: Table
+}
+
+/** A function call's input: the arguments by name (a POST's JSON object, a GET's query parameters) and the payload. */
+export interface CallInput {
+  args: Record<string, unknown> | undefined
+  /** The payload as sent (the bytes themselves for binary), which a function with one unnamed parameter receives whole. */
+  raw: string | Buffer
+  /** A POST's payload: JSON, or raw text, XML or binary for a function with one unnamed parameter of that type. */
+  payload?: 'json' | 'text' | 'xml' | 'bytea'
 }
 
 const MAX_OUTPUT_COLUMNS = 1000
@@ -126,13 +150,13 @@ export class Planner {
 
   table(name: string): Table {
     const table = this.schema.tables.get(name)
-    if (!table) throw errors.tableNotFound(name, closest(name, [...this.schema.tables.keys()], 0.75))
+    if (!table) throw errors.tableNotFound(name, closest(name, [...this.schema.tables.keys()]))
     return table
   }
 
   /** The read part of any request: select tree, filters, logic trees, order and ranges at every level. */
   read(table: Table, params: QueryParams): ReadPlan {
-    const root = this.node(table, params.select, 0)
+    const root = this.node(table, params.select, 0, table.name)
     for (const { path, filter } of params.filters) {
       const node = this.find(root, path)
       node.where.push(this.filterCondition(node, filter))
@@ -153,22 +177,39 @@ export class Planner {
     return root
   }
 
-  private node(table: Table, items: SelectItem[], depth: number): ReadPlan {
-    const plan: ReadPlan = { table, alias: `t${this.counter++}`, items: [], embeds: [], where: [], order: [] }
+  private node(table: Table, items: SelectItem[], depth: number, label: string): ReadPlan {
+    const plan: ReadPlan = { table, alias: `t${this.counter++}`, label, items: [], embeds: [], where: [], order: [] }
+    // PostgREST joins each embed under the alias `<origin>_<name or alias>_<depth>`; two embeds with the same one
+    // make Postgres refuse the statement.
+    const joinAliases = new Set<string>()
     for (const item of items) {
       if (item.type === 'star') {
         for (const column of table.columns) plan.items.push({ kind: 'column', column, jsonPath: [], name: column.name })
       } else if (item.type === 'field') {
         // A bare `count` that is not a column is the count() aggregate (PostgREST's "case of count").
         const bareCount = item.field.name === 'count' && item.field.jsonPath.length === 0 && !table.columnsByName.has('count')
-        if (item.aggregate || bareCount) throw errors.aggregatesNotAllowed()
-        const column = this.column(table, item.field.name)
-        const cast = item.cast === undefined ? undefined : this.castType(item.cast)
-        plan.items.push({ kind: 'column', column, jsonPath: item.field.jsonPath, ...(cast ? { cast } : {}), name: item.alias ?? outputName(item.field) })
+        if (item.aggregate || bareCount) {
+          if (!this.schema.aggregatesEnabled) throw errors.aggregatesNotAllowed()
+          plan.items.push(this.aggregate(plan, item, bareCount))
+        } else {
+          const column = this.column(plan, item.field.name)
+          const cast = item.cast === undefined ? undefined : this.castType(item.cast)
+          plan.items.push({ kind: 'column', column, jsonPath: item.field.jsonPath, ...(cast ? { cast } : {}), name: item.alias ?? outputName(item.field) })
+        }
       } else {
         if (++this.embedCount > MAX_EMBEDS) throw pgrstError(400, 'PGRST100', `At most ${MAX_EMBEDS} embedded resources per request`)
         const rel = findRelationship(this.schema, table.name, item.relation, item.hint)
-        const child = this.node(this.table(rel.foreignTable), item.children, depth + 1)
+        const joinAlias = `${rel.table}_${item.alias ?? item.relation}_${depth + 1}`
+        if (joinAliases.has(joinAlias)) throw errors.duplicateAlias(joinAlias)
+        joinAliases.add(joinAlias)
+        // A many-to-many embed joins its junction without aliasing the target table.
+        const childLabel = rel.junction ? rel.foreignTable : `${rel.foreignTable}_${depth + 1}`
+        const child = this.node(this.table(rel.foreignTable), item.children, depth + 1, childLabel)
+        // A to-one spread hoists its aggregates to this level; the other shapes PostgREST allows are not done here.
+        if (hoistsAggregates(child)) {
+          if (item.spread && !rel.toOne) throw errors.notImplemented('Aggregate functions inside a to-many embedded resource that is spread')
+          if (!item.spread && rel.toOne) throw errors.notImplemented('Aggregate functions inside a to-one embedded resource that is not spread')
+        }
         const n = this.counter++
         const embed: EmbedPlan = {
           relation: item.relation,
@@ -192,9 +233,23 @@ export class Planner {
     return plan
   }
 
-  private column(table: Table, name: string): Column {
-    const column = table.columnsByName.get(name)
-    if (!column) throw errors.undefinedColumn(table.name, name)
+  private aggregate(plan: ReadPlan, item: Extract<SelectItem, { type: 'field' }>, bareCount: boolean): SelectAggregate {
+    const fn = item.aggregate ?? 'count'
+    const ofRows = bareCount || item.field.name === '*'
+    const valueCast = item.cast === undefined ? undefined : this.castType(item.cast)
+    const resultCast = item.aggregateCast === undefined ? undefined : this.castType(item.aggregateCast)
+    return {
+      kind: 'aggregate',
+      fn,
+      ...(ofRows ? {} : { value: { column: this.column(plan, item.field.name), jsonPath: item.field.jsonPath, ...(valueCast ? { cast: valueCast } : {}) } }),
+      ...(resultCast ? { cast: resultCast } : {}),
+      name: item.alias ?? fn,
+    }
+  }
+
+  private column(plan: ReadPlan, name: string): Column {
+    const column = plan.table.columnsByName.get(name)
+    if (!column) throw errors.undefinedColumn(plan.label, name)
     return column
   }
 
@@ -226,7 +281,7 @@ export class Planner {
       if (nullCheck) return { kind: 'embedNull', embed, isNull: (operation.value === 'null') !== filter.negate }
       if (!node.table.columnsByName.has(filter.field.name)) throw errors.unacceptableFilter(filter.field.name)
     }
-    const column = this.column(node.table, filter.field.name)
+    const column = this.column(node, filter.field.name)
     return { kind: 'filter', column, jsonPath: filter.field.jsonPath, negate: filter.negate, operation }
   }
 
@@ -239,13 +294,13 @@ export class Planner {
     const direction = term.direction ? { direction: term.direction } : {}
     const nulls = term.nulls ? { nulls: term.nulls } : {}
     if (term.relation === undefined) {
-      return { target: { kind: 'column', column: this.column(node.table, term.field.name), jsonPath: term.field.jsonPath }, ...direction, ...nulls }
+      return { target: { kind: 'column', column: this.column(node, term.field.name), jsonPath: term.field.jsonPath }, ...direction, ...nulls }
     }
     const embed = this.embedNamed(node, term.relation)
     if (!embed) throw errors.notEmbedded(term.relation)
     if (!embed.rel.toOne) throw errors.relatedOrderNotToOne(node.table.name, term.relation)
     const name = `pgrst_o${this.counter++}`
-    embed.hidden.push({ name, column: this.column(embed.child.table, term.field.name), jsonPath: term.field.jsonPath })
+    embed.hidden.push({ name, column: this.column(embed.child, term.field.name), jsonPath: term.field.jsonPath })
     return { target: { kind: 'related', embed, name }, ...direction, ...nulls }
   }
 
@@ -281,6 +336,31 @@ export class Planner {
     return plan
   }
 
+  /**
+   * PUT, PostgREST's single-row upsert: the query string names the row by one eq filter on each primary key column
+   * and nothing else, and the payload's first row is inserted, or replaces the row with that key.
+   */
+  put(table: Table, body: unknown, params: QueryParams): InsertPlan {
+    if (params.ranges.some((range) => range.path.length === 0)) throw errors.putRange()
+    const keys = new Map<string, string>()
+    for (const { path, filter } of params.filters) {
+      if (path.length > 0) continue
+      const { operation } = filter
+      const plainEq = operation.op === 'eq' && !operation.quantifier && !filter.negate && filter.field.jsonPath.length === 0
+      if (!plainEq || keys.has(filter.field.name)) throw errors.putFilters()
+      keys.set(filter.field.name, operation.value)
+    }
+    const primaryKey = table.primaryKey
+    const onlyKeys = keys.size === primaryKey.length && primaryKey.every((name) => keys.has(name))
+    if (primaryKey.length === 0 || !onlyKeys || params.logic.some((logic) => logic.path.length === 0)) throw errors.putFilters()
+    const rows = Array.isArray(body) ? body.slice(0, 1) : [body]
+    const plan = this.insert(table, rows, { ...params, columns: undefined, onConflict: undefined }, { resolution: 'merge-duplicates' })
+    // A row without its key cannot be the one the URL names.
+    if (rows.length > 0 && !primaryKey.every((name) => plan.columns.some((column) => column.name === name))) throw errors.putMismatch()
+    plan.match = primaryKey.map((name) => ({ column: table.columnsByName.get(name)!, value: keys.get(name)! }))
+    return plan
+  }
+
   update(table: Table, body: unknown, params: QueryParams, prefs: Preferences): UpdatePlan {
     if (!isPlainObject(body)) throw errors.invalidBody('Empty or invalid json', 'The payload of an update must be a JSON object')
     const names = params.columns ?? Object.keys(body)
@@ -302,31 +382,33 @@ export class Planner {
 
   /**
    * Chooses the function by name and argument names, as PostgREST does: every argument must be a parameter and
-   * every parameter without a default must be given. A POST whose body matches no named parameters may go to a
-   * function with a single unnamed json or jsonb parameter.
+   * every parameter without a default must be given (an unnamed parameter is the key ""). A POST whose arguments
+   * match no function may go to one whose single unnamed parameter takes the payload's type: json or jsonb for
+   * JSON, text, xml or bytea for a raw payload. A function with one unnamed parameter receives the payload whole.
    */
-  call(name: string, args: Record<string, unknown> | undefined, rawBody: unknown, isPost: boolean): CallPlan {
+  call(name: string, input: CallInput): CallPlan {
+    const { args, payload } = input
     const keys = args ? Object.keys(args).sort() : []
     const candidates = this.schema.routines.get(name) ?? []
     const named = args
       ? candidates.filter((routine) => {
           const names = routine.params.map((param) => param.name)
-          if (routine.params.length === 0) return keys.length === 0
+          // A raw payload is an argument: it never goes to a function without parameters.
+          if (routine.params.length === 0) return keys.length === 0 && (payload === undefined || payload === 'json')
           return keys.every((key) => names.includes(key)) && routine.params.every((param) => !param.required || keys.includes(param.name))
         })
       : []
-    const singleUnnamed = isPost
-      ? candidates.filter((routine) => routine.params.length === 1 && routine.params[0]!.name === '' && ['json', 'jsonb'].includes(routine.params[0]!.type))
-      : []
+    const takesPayload = (type: string) => (payload === 'json' ? ['json', 'jsonb'].includes(type) : payload === type)
+    const singleUnnamed = candidates.filter((routine) => routine.params.length === 1 && routine.params[0]!.name === '' && takesPayload(routine.params[0]!.type))
     const chosen = named.length > 0 ? named : singleUnnamed
     if (chosen.length > 1) throw ambiguousRoutine(chosen)
     const routine = chosen[0]
     if (!routine) {
       if (!args && candidates.length > 0) throw errors.invalidBody('Empty or invalid json', 'The arguments of a function call must be a JSON object')
-      throw this.noRoutine(name, keys, isPost, candidates)
+      throw this.noRoutine(name, keys, payload !== undefined, candidates)
     }
     const plan: CallPlan = { routine, args: [] }
-    if (named.length === 0) plan.singleJson = rawBody
+    if (routine.params.length === 1 && routine.params[0]!.name === '') plan.single = input.raw
     else for (const key of keys) plan.args.push({ param: routine.params.find((param) => param.name === key)!, value: args![key] })
 
     if (routine.returns.kind === 'composite') {
@@ -344,11 +426,11 @@ export class Planner {
     const searched = keys.length === 0 ? ' without parameters' : ` with parameter${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`
     let hint: string | null = null
     if (overloads.length === 0) {
-      const other = closest(name, [...this.schema.routines.keys()], 0.75)
+      const other = closest(name, [...this.schema.routines.keys()])
       if (other) hint = `Perhaps you meant to call the function public.${other}`
     } else {
       const lists = overloads.map((routine) => `(${routine.params.map((param) => param.name).sort().join(', ')})`)
-      const best = closest(`(${keys.join(', ')})`, lists, 0.33)
+      const best = closest(`(${keys.join(', ')})`, lists)
       if (best) hint = `Perhaps you meant to call the function public.${name}${best}`
     }
     return pgrstError(
@@ -372,8 +454,13 @@ function ambiguousRoutine(routines: Routine[]) {
   )
 }
 
+/** Whether a level computes aggregates: its own, or those a to-one spread embed lifts into it. */
+export function hoistsAggregates(plan: ReadPlan): boolean {
+  return plan.items.some((item) => item.kind === 'aggregate' || (item.kind === 'embed' && item.embed.spread && item.embed.rel.toOne && hoistsAggregates(item.embed.child)))
+}
+
 function isEmptyEmbed(plan: ReadPlan): boolean {
-  return !plan.items.some((item) => item.kind === 'column') && plan.embeds.every((embed) => isEmptyEmbed(embed.child))
+  return !plan.items.some((item) => item.kind !== 'embed') && plan.embeds.every((embed) => isEmptyEmbed(embed.child))
 }
 
 /** Keeps only the given columns; a missing one is null, or left out under missing=default. */

@@ -32,10 +32,10 @@ function noRelationship(schema: SchemaCache, origin: string, target: string, hin
   const known = schema.relationships.get(origin)
   let suggestion: string | null = null
   if (known) {
-    const child = closest(target, [...new Set(known.map((rel) => rel.foreignTable))], 0.33)
+    const child = closest(target, [...new Set(known.map((rel) => rel.foreignTable))])
     if (child && child !== target) suggestion = `Perhaps you meant '${child}' instead of '${target}'.`
   } else {
-    const parent = closest(origin, [...schema.relationships.keys()], 0.33)
+    const parent = closest(origin, [...schema.relationships.keys()])
     if (parent) suggestion = `Perhaps you meant '${parent}' instead of '${origin}'.`
   }
   return pgrstError(

@@ -59,11 +59,12 @@ export function preferenceApplied(
   applies: { resolution?: boolean; missing?: boolean; maxAffected?: boolean } = {},
 ): Record<string, string> {
   const applied: string[] = []
+  // In PostgREST's order (Preferences.hs).
   if (applies.resolution && prefs.resolution) applied.push(`resolution=${prefs.resolution}`)
+  if (applies.missing && prefs.missing) applied.push(`missing=${prefs.missing}`)
   if (method !== 'GET' && method !== 'HEAD' && prefs.return) applied.push(`return=${prefs.return}`)
   if (prefs.count) applied.push(`count=${prefs.count}`)
   if (prefs.tx) applied.push(`tx=${prefs.tx}`)
-  if (applies.missing && prefs.missing) applied.push(`missing=${prefs.missing}`)
   if (prefs.handling) applied.push(`handling=${prefs.handling}`)
   if (prefs.timezone) applied.push(`timezone=${prefs.timezone}`)
   if (applies.maxAffected && prefs.maxAffected !== undefined) applied.push(`max-affected=${prefs.maxAffected}`)

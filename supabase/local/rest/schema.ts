@@ -1,4 +1,4 @@
-import type { Sql } from '../database'
+import type { Database } from '../database'
 import { quoteIdent } from './identifiers'
 
 // The schema cache: what PostgREST introspects at start (src/PostgREST/SchemaCache.hs). Only `public` is
@@ -16,6 +16,11 @@ export interface Column {
   nullable: boolean
   hasDefault: boolean
   generated: boolean
+  /**
+   * The default as PostgREST's schema cache has it, schema-qualified: the column's or its domain's default,
+   * `nextval(…)` of an identity column's sequence. Evaluated once per row under Prefer: missing=default.
+   */
+  defaultSql?: string
 }
 
 export interface Table {
@@ -56,6 +61,7 @@ export interface Relationship {
 export interface RoutineParam {
   name: string
   typeSql: string
+  /** Postgres' name for the type (`integer`, `character varying`), as PostgREST writes it in messages. */
   type: string
   required: boolean
   variadic: boolean
@@ -79,6 +85,8 @@ export interface SchemaCache {
   routines: Map<string, Routine[]>
   /** Type names a cast (`col::type`) may use, lower-cased, to their SQL. */
   castTypes: Map<string, string>
+  /** PostgREST's db-aggregates-enabled, off unless the database turns it on for the authenticator role. */
+  aggregatesEnabled: boolean
 }
 
 interface TypeRow {
@@ -121,7 +129,7 @@ const RELATION_KINDS: Record<string, Table['kind']> = {
 }
 
 /** Reads tables, columns, keys, relationships and functions of the exposed schema. Runs as the database owner. */
-export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
+export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
   const types = new Map<string, TypeRow>()
   for (const row of (
     await db.query<TypeRow>(
@@ -179,12 +187,17 @@ export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
     allargtypes: string[] | null
     argmodes: string[] | null
     argnames: string[] | null
+    argtypenames: string[]
   }>(
+    // In creation order, the order in which PostgREST lists overloads.
     `select p.proname as name, p.prorettype::text as rettype, p.proretset as retset, p.provolatile::text as volatility,
             p.pronargdefaults::int as ndefaults, p.proargtypes::oid[]::text[] as argtypes,
-            p.proallargtypes::text[] as allargtypes, p.proargmodes::text[] as argmodes, p.proargnames as argnames
+            p.proallargtypes::text[] as allargtypes, p.proargmodes::text[] as argmodes, p.proargnames as argnames,
+            array(select t::pg_catalog.regtype::text
+                    from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality as a(t, i) order by i) as argtypenames
        from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-      where n.nspname = $1 and p.prokind = 'f'`,
+      where n.nspname = $1 and p.prokind = 'f'
+      order by p.oid`,
     [EXPOSED_SCHEMA],
   )
 
@@ -213,8 +226,10 @@ export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
       order by a.attrelid, a.attnum`,
     [`{${relids.join(',')}}`],
   )
+  const defaults = await columnDefaults(db, relationRows.map((r) => r.oid))
   const columnsByRelid = new Map<string, Column[]>()
   for (const row of columnRows) {
+    const defaultSql = defaults.get(`${row.relid} ${row.name}`)
     const list = columnsByRelid.get(row.relid) ?? []
     list.push({
       name: row.name,
@@ -224,6 +239,7 @@ export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
       nullable: row.nullable,
       hasDefault: row.has_default || row.identity !== '',
       generated: row.generated !== '' || row.identity === 'a',
+      ...(defaultSql === undefined ? {} : { defaultSql }),
     })
     columnsByRelid.set(row.relid, list)
   }
@@ -333,8 +349,53 @@ export async function loadSchemaCache(db: Sql): Promise<SchemaCache> {
     if (routine) routines.set(routine.name, [...(routines.get(routine.name) ?? []), routine])
   }
 
-  return { tables, relationships: relationshipsByTable, routines, castTypes }
+  return { tables, relationships: relationshipsByTable, routines, castTypes, aggregatesEnabled: await aggregatesEnabled(db) }
 }
+
+/**
+ * PostgREST's in-database configuration: `alter role authenticator [in database …] set pgrst.db_aggregates_enabled`,
+ * the setting for this database winning over the role's. Read at start, as PostgREST reads it.
+ */
+async function aggregatesEnabled(db: Database): Promise<boolean> {
+  const { rows } = await db.query<{ value: string }>(
+    `select split_part(setting, '=', 2) as value
+       from pg_catalog.pg_db_role_setting s, unnest(s.setconfig) as setting
+      where s.setrole = (select oid from pg_catalog.pg_roles where rolname = 'authenticator')
+        and s.setdatabase in (0, (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database()))
+        and split_part(setting, '=', 1) = 'pgrst.db_aggregates_enabled'
+      order by s.setdatabase desc
+      limit 1`,
+  )
+  return ['true', 'on', 'yes', '1'].includes(rows[0]?.value.trim().toLowerCase() ?? '')
+}
+
+/**
+ * Each column's default as an expression, keyed `relid name`. Deparsed with an empty search_path, so that every
+ * name in it is schema-qualified and means the same in a request, whatever that request's search_path.
+ */
+async function columnDefaults(db: Database, relids: string[]): Promise<Map<string, string>> {
+  const rows = await db.transaction(async (tx) => {
+    await tx.query(`select pg_catalog.set_config('search_path', '', true)`)
+    const result = await tx.query<{ key: string; expression: string | null }>(
+      `select a.attrelid::text || ' ' || a.attname as key,
+              case when ad.adbin is not null then pg_catalog.pg_get_expr(ad.adbin, ad.adrelid)
+                   when a.attidentity = 'd' then
+                     'pg_catalog.nextval(' || pg_catalog.quote_literal(pg_catalog.pg_get_serial_sequence(a.attrelid::pg_catalog.regclass::text, a.attname)) || '::pg_catalog.regclass)'
+                   else pg_catalog.pg_get_expr(t.typdefaultbin, 0)
+              end as expression
+         from pg_catalog.pg_attribute a
+         join pg_catalog.pg_type t on t.oid = a.atttypid
+         left join pg_catalog.pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+        where a.attrelid = any($1::pg_catalog.oid[]) and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`,
+      [`{${relids.join(',')}}`],
+    )
+    return result.rows
+  })
+  return new Map(rows.flatMap((row) => (row.expression === null ? [] : [[row.key, row.expression] as const])))
+}
+
+/** The types of an unnamed argument PostgREST can fill: with the JSON body, or with a raw text, XML or binary one. */
+const BODY_TYPES = ['json', 'jsonb', 'text', 'xml', 'bytea']
 
 function describeRoutine(
   row: {
@@ -347,6 +408,7 @@ function describeRoutine(
     allargtypes: string[] | null
     argmodes: string[] | null
     argnames: string[] | null
+    argtypenames: string[]
   },
   types: Map<string, TypeRow>,
   typeSql: (oid: string) => string,
@@ -354,19 +416,23 @@ function describeRoutine(
   tableByOid: Map<string, Table>,
 ): Routine | undefined {
   const allTypes = row.argmodes ? (row.allargtypes ?? []) : (row.argtypes ?? [])
-  const inputs: Array<{ name: string; oid: string; variadic: boolean }> = []
+  const inputs: Array<{ name: string; oid: string; typeName: string; variadic: boolean }> = []
   const outputs: Array<{ name: string; oid: string }> = []
   allTypes.forEach((oid, i) => {
     const mode = row.argmodes?.[i] ?? 'i'
     const name = row.argnames?.[i] ?? ''
-    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name, oid, variadic: mode === 'v' })
+    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name, oid, typeName: row.argtypenames[i] ?? 'unknown', variadic: mode === 'v' })
     if (mode === 'o' || mode === 'b' || mode === 't') outputs.push({ name, oid })
   })
+  // PostgREST cannot name an unnamed argument, so it leaves out every function with one, except a function whose
+  // single unnamed argument is the first and of a type that takes the whole body (SchemaCache.hs, "callable").
+  const unnamed = inputs.filter((input) => input.name === '').length
+  if (unnamed > 1 || (unnamed === 1 && !BODY_TYPES.includes(inputs[0]!.typeName))) return undefined
   const firstOptional = inputs.length - row.ndefaults
   const params = inputs.map((input, i) => ({
     name: input.name,
     typeSql: typeSql(input.oid),
-    type: types.get(input.oid)?.name ?? 'unknown',
+    type: input.typeName,
     required: i < firstOptional,
     variadic: input.variadic,
   }))

@@ -1,10 +1,11 @@
 import type { JsonStep, Operation } from './ast'
-import type { CallPlan, Condition, EmbedPlan, InsertPlan, OutputItem, PlannedOrder, ReadPlan, UpdatePlan } from './planner'
+import { hoistsAggregates, type CallPlan, type Condition, type EmbedPlan, type InsertPlan, type OutputItem, type PlannedOrder, type ReadPlan, type SelectAggregate, type UpdatePlan } from './planner'
 import { quoteIdent } from './identifiers'
 import { EXPOSED_SCHEMA, type Column, type Table } from './schema'
 
 // From a plan to one parameterised statement. Identifiers are quoted and come only from the plan (schema-cache
-// names, planner-made aliases and the output keys the client asked for); every value is a bound parameter.
+// names, planner-made aliases and the output keys the client asked for); every value is a bound parameter. The only
+// SQL text taken from elsewhere is a column's default, as the catalog deparses it (missing=default).
 // Postgres produces the JSON itself (json_agg, row_to_json, to_json), so values serialise as PostgREST's do.
 
 export function qualified(table: Table): string {
@@ -131,37 +132,83 @@ function columnSql(item: Extract<OutputItem, { kind: 'column' }>, alias: string,
   return item.cast ? `cast(${value} as ${item.cast})` : value
 }
 
-/** The output columns of a plan, each `expression as "name"`. */
-function selectList(plan: ReadPlan, p: Params): string[] {
-  const list: string[] = []
+/** The aggregated value with its cast; none for count() of the rows. */
+function aggregatedValue(item: SelectAggregate, alias: string, p: Params): string | undefined {
+  if (!item.value) return undefined
+  const value = jsonPathSql(columnRef(alias, item.value.column), item.value.jsonPath, p)
+  return item.value.cast ? `cast(${value} as ${item.value.cast})` : value
+}
+
+function aggregateCall(item: SelectAggregate, value: string): string {
+  const call = `${item.fn}(${value})`
+  return item.cast ? `cast(${call} as ${item.cast})` : call
+}
+
+/** What a spread embed lends its parent: each output's name, and the aggregate the parent computes over it. */
+function spreadOutputs(plan: ReadPlan): Array<{ name: string; aggregate?: SelectAggregate }> {
+  return plan.items.flatMap((item) => {
+    if (item.kind === 'aggregate') return [{ name: item.name, aggregate: item }]
+    if (item.kind === 'column') return [{ name: item.name }]
+    return item.embed.spread ? spreadOutputs(item.embed.child) : [{ name: item.embed.name }]
+  })
+}
+
+/**
+ * The output columns of a plan, each `expression as "name"`, marking aggregates. A level with aggregates is grouped
+ * by all its other columns, so its embedded objects are jsonb there: json has no equality to group by.
+ * `hoisting`: the level is a to-one spread whose parent computes its aggregates; it gives the values to aggregate.
+ */
+function selectEntries(plan: ReadPlan, p: Params, hoisting = false): Array<{ sql: string; aggregate: boolean }> {
+  const entries: Array<{ sql: string; aggregate: boolean }> = []
+  const groupable = !hoisting && hoistsAggregates(plan) ? '::jsonb' : ''
   for (const item of plan.items) {
     if (item.kind === 'column') {
-      list.push(`${columnSql(item, plan.alias, p)} as ${quoteIdent(item.name)}`)
+      entries.push({ sql: `${columnSql(item, plan.alias, p)} as ${quoteIdent(item.name)}`, aggregate: false })
+      continue
+    }
+    if (item.kind === 'aggregate') {
+      const value = aggregatedValue(item, plan.alias, p)
+      // count() of the rows becomes a count of this constant, null where the parent row has no match.
+      if (hoisting) entries.push({ sql: `${value ?? '1'} as ${quoteIdent(item.name)}`, aggregate: false })
+      else entries.push({ sql: `${aggregateCall(item, value ?? '*')} as ${quoteIdent(item.name)}`, aggregate: true })
       continue
     }
     const { embed } = item
     const lateral = quoteIdent(embed.lateral)
     if (!embed.spread) {
-      list.push(embed.rel.toOne ? `${lateral}."pgrst_body" as ${quoteIdent(embed.name)}` : `coalesce(${lateral}."pgrst_body", '[]'::json) as ${quoteIdent(embed.name)}`)
+      const value = embed.rel.toOne ? `${lateral}."pgrst_body"${groupable}` : `coalesce(${lateral}."pgrst_body", '[]'::json)${groupable}`
+      entries.push({ sql: `${value} as ${quoteIdent(embed.name)}`, aggregate: false })
       continue
     }
-    for (const name of outputNames(embed.child)) {
-      const ref = `${lateral}.${quoteIdent(name)}`
-      list.push(embed.rel.toOne ? `${ref} as ${quoteIdent(name)}` : `coalesce(${ref}, '[]'::json) as ${quoteIdent(name)}`)
+    for (const output of spreadOutputs(embed.child)) {
+      const ref = `${lateral}.${quoteIdent(output.name)}`
+      const as = ` as ${quoteIdent(output.name)}`
+      if (!embed.rel.toOne) entries.push({ sql: `coalesce(${ref}, '[]'::json)${groupable}${as}`, aggregate: false })
+      else if (output.aggregate && !hoisting) entries.push({ sql: `${aggregateCall(output.aggregate, ref)}${as}`, aggregate: true })
+      else entries.push({ sql: `${ref}${as}`, aggregate: false })
     }
   }
-  return list
+  return entries
+}
+
+function selectList(plan: ReadPlan, p: Params, hoisting = false): string[] {
+  return selectEntries(plan, p, hoisting).map((entry) => entry.sql)
+}
+
+/** `group by` the positions of every output column that is not an aggregate, when the level has aggregates. */
+function selectWithGrouping(plan: ReadPlan, p: Params): { columns: string; groupBy: string } {
+  const entries = selectEntries(plan, p)
+  const keys = entries.flatMap((entry, i) => (entry.aggregate ? [] : [String(i + 1)]))
+  const groupBy = hoistsAggregates(plan) && keys.length > 0 ? ` group by ${keys.join(', ')}` : ''
+  return { columns: entries.map((entry) => entry.sql).join(', '), groupBy }
 }
 
 function outputNames(plan: ReadPlan): string[] {
-  return plan.items.flatMap((item) => {
-    if (item.kind === 'column') return [item.name]
-    return item.embed.spread ? outputNames(item.embed.child) : [item.embed.name]
-  })
+  return spreadOutputs(plan).map((output) => output.name)
 }
 
 /** The child's rows, filtered by the join to its parent, its own filters, order and range. */
-function embedQuery(embed: EmbedPlan, parentAlias: string, p: Params, columns: string): string {
+function embedQuery(embed: EmbedPlan, parentAlias: string, p: Params, columns: string, groupBy = ''): string {
   const child = embed.child
   const conditions: string[] = []
   let from = `${qualified(child.table)} as ${quoteIdent(child.alias)}`
@@ -181,7 +228,7 @@ function embedQuery(embed: EmbedPlan, parentAlias: string, p: Params, columns: s
   // A to-one embed has at most one row anyway; the limit keeps Postgres from pulling the subquery up into the
   // parent's join tree, where many embeds would make planning time explode.
   const limit = child.limit ?? (embed.rel.toOne ? 1 : undefined)
-  return `select ${columns} from ${from}${whereSql(conditions)}${orderSql(child, child.order, p)}${rangeSql(limit, child.offset, p)}`
+  return `select ${columns} from ${from}${whereSql(conditions)}${groupBy}${orderSql(child, child.order, p)}${rangeSql(limit, child.offset, p)}`
 }
 
 function lateralJoin(embed: EmbedPlan, parentAlias: string, p: Params): string {
@@ -191,12 +238,13 @@ function lateralJoin(embed: EmbedPlan, parentAlias: string, p: Params): string {
   const hidden = embed.hidden.map((h) => `${jsonPathSql(columnRef(child.alias, h.column), h.jsonPath, p)} as ${quoteIdent(h.name)}`)
   let body: string
   if (embed.rel.toOne) {
-    const columns = selectList(child, p)
+    const columns = selectList(child, p, embed.spread)
     // A scalar subquery builds the object, so that a missing row gives null rather than an object of nulls.
     const select = embed.spread ? [...columns, ...hidden] : [`(select row_to_json(${row}.*) from (select ${columns.join(', ')}) as ${row}) as "pgrst_body"`, ...hidden]
     body = embedQuery(embed, parentAlias, p, select.join(', '))
   } else {
-    const inner = embedQuery(embed, parentAlias, p, selectList(child, p).join(', '))
+    const { columns, groupBy } = selectWithGrouping(child, p)
+    const inner = embedQuery(embed, parentAlias, p, columns, groupBy)
     const spread = embed.spread ? outputNames(child).map((name) => `, json_agg(${row}.${quoteIdent(name)}) as ${quoteIdent(name)}`).join('') : ''
     body = `select json_agg(${row}.*) as "pgrst_body"${spread} from (${inner}) as ${row}`
   }
@@ -236,10 +284,10 @@ export interface ReadOptions {
 /** One row: `total` (exact count or null), `page_total` and `body` (text) for the plan's top level. */
 export function readStatement(plan: ReadPlan, p: Params, options: ReadOptions): string {
   const where = options.skipWhere ? [] : plan.where.map((condition) => conditionSql(condition, plan.alias, p))
-  const columns = selectList(plan, p)
+  const { columns, groupBy } = selectWithGrouping(plan, p)
   const order = options.skipOrderAndRange ? '' : orderSql(plan, plan.order, p)
   const range = options.skipOrderAndRange ? '' : rangeSql(plan.limit, plan.offset, p)
-  const inner = `select ${columns.join(', ')} from ${options.source}${joinsSql(plan, p, 'all')}${whereSql(where)}${order}${range}`
+  const inner = `select ${columns} from ${options.source}${joinsSql(plan, p, 'all')}${whereSql(where)}${groupBy}${order}${range}`
   const total = options.exactCount ? `(select count(*) from ${options.source}${joinsSql(plan, p, 'filtering')}${whereSql(where)})` : 'null::bigint'
   return `select ${total} as "total", count(*) as "page_total", ${bodySql(options)} as "body" from (${inner}) as "pgrst_t"`
 }
@@ -279,7 +327,10 @@ export function cappedCountStatement(plan: ReadPlan, p: Params, source: string, 
 /** The root columns a read over a mutation's RETURNING needs: selected columns and the keys of embeds. */
 export function referencedColumns(plan: ReadPlan): Column[] {
   const names = new Set<string>()
-  for (const item of plan.items) if (item.kind === 'column') names.add(item.column.name)
+  for (const item of plan.items) {
+    if (item.kind === 'column') names.add(item.column.name)
+    if (item.kind === 'aggregate' && item.value) names.add(item.value.column.name)
+  }
   for (const embed of plan.embeds) {
     const origin = embed.rel.junction ? embed.rel.junction.sourceColumns.map(([o]) => o) : embed.rel.columns.map(([o]) => o)
     for (const name of origin) names.add(name)
@@ -302,15 +353,18 @@ export function insertStatement(plan: InsertPlan, p: Params, returning: Returnin
   if (plan.columns.length === 0) {
     // Every column takes its default, once per row given.
     source = `select from json_array_elements(${p.add(JSON.stringify(plan.rows))}::json)`
-  } else if (plan.missingDefault && plan.rows.length > 0) {
-    const rows = plan.rows.map((row) => {
-      const record = `json_populate_record(null::${qualified(plan.table)}, ${p.add(JSON.stringify(row))}::json)`
-      return `(${plan.columns.map((column) => (Object.hasOwn(row, column.name) ? `(${record}).${quoteIdent(column.name)}` : 'default')).join(', ')})`
-    })
-    source = `values ${rows.join(', ')}`
+  } else if (plan.missingDefault && plan.columns.some((column) => column.defaultSql !== undefined)) {
+    // As PostgREST does it: every row is laid over an object of the columns' defaults, computed anew for each row
+    // (so each row draws its identity value, even one that gives its own), then read as the table's rows.
+    const defaults = plan.columns
+      .filter((column) => column.defaultSql !== undefined)
+      .map((column) => `${p.add(column.name)}::text, (${column.defaultSql})`)
+    const rows = `(select jsonb_agg(jsonb_build_object(${defaults.join(', ')}) || "pgrst_row" order by "pgrst_n") from jsonb_array_elements(${p.add(JSON.stringify(plan.rows))}::jsonb) with ordinality as "pgrst_rows"("pgrst_row", "pgrst_n"))`
+    source = `select ${names.map((name) => `"pgrst_body".${name}`).join(', ')} from jsonb_populate_recordset(null::${qualified(plan.table)}, ${rows}) as "pgrst_body"`
   } else {
     source = `select ${names.map((name) => `"pgrst_body".${name}`).join(', ')} from json_populate_recordset(null::${qualified(plan.table)}, ${p.add(JSON.stringify(plan.rows))}::json) as "pgrst_body"`
   }
+  if (plan.match) source += ` where ${plan.match.map(({ column, value }) => `"pgrst_body".${quoteIdent(column.name)} = ${p.add(value)}`).join(' and ')}`
   let conflict = ''
   const extra: string[] = []
   if (plan.conflict) {
@@ -381,9 +435,7 @@ export function mutationStatement(mutation: string, p: Params, options: Mutation
 /** `"public"."fn"(name := "pgrst_args"."name", …)` with its FROM items (the arguments as one JSON record). */
 function callSql(plan: CallPlan, p: Params): { call: string; from: string } {
   const fn = `${quoteIdent(EXPOSED_SCHEMA)}.${quoteIdent(plan.routine.name)}`
-  if (plan.singleJson !== undefined) {
-    return { call: `${fn}(${p.add(JSON.stringify(plan.singleJson))}::${plan.routine.params[0]!.typeSql})`, from: '' }
-  }
+  if (plan.single !== undefined) return { call: `${fn}(${p.add(plan.single)}::${plan.routine.params[0]!.typeSql})`, from: '' }
   if (plan.args.length === 0) return { call: `${fn}()`, from: '' }
   const record: Record<string, unknown> = {}
   for (const { param, value } of plan.args) record[param.name] = value
