@@ -25,8 +25,9 @@ export interface ExportBuilder {
 }
 
 /**
- * Builds .xlsx bytes in a Web Worker, started at once so that it loads xlsx while the rows are still being fetched,
- * and so that the page keeps answering while a large file is written. In place where there are no workers.
+ * Builds .xlsx bytes in a Web Worker, started at once so that it loads the workbook writer while the rows are still
+ * being fetched, and so that the page keeps answering while a large file is written. In place where there are no
+ * workers.
  */
 export function startExportBuilder(): ExportBuilder {
   if (typeof Worker === 'undefined') {

@@ -1,0 +1,164 @@
+// @vitest-environment jsdom
+import { strFromU8, unzipSync } from 'fflate'
+import * as XLSX from 'xlsx'
+import {
+  appendSheet,
+  bookNew,
+  columnName,
+  MAX_CELL_LENGTH,
+  TRUNCATION_NOTE,
+  writeWorkbook,
+  type Sheet,
+} from '@/lib/xlsx-writer'
+
+function bytesOf(...sheets: [string, Sheet][]): Uint8Array {
+  const workbook = bookNew()
+  for (const [name, sheet] of sheets) appendSheet(workbook, sheet, name)
+  return writeWorkbook(workbook)
+}
+
+/** The workbook as xlsx 0.18.5 reads it, as the e2e tests and the users' spreadsheet programs do. */
+function readBack(bytes: Uint8Array) {
+  const workbook = XLSX.read(bytes, { type: 'array', cellFormula: true })
+  const rows = (name: string) => XLSX.utils.sheet_to_json<string[]>(workbook.Sheets[name]!, { header: 1, defval: '' })
+  return { workbook, rows }
+}
+
+function part(bytes: Uint8Array, path: string): string {
+  const file = unzipSync(bytes)[path]
+  if (!file) throw new Error(`${path} missing`)
+  return strFromU8(file)
+}
+
+/** Every XML part of the package parses as XML 1.0: a character XML cannot hold would make Excel refuse the file. */
+function expectWellFormed(bytes: Uint8Array) {
+  const files = unzipSync(bytes)
+  for (const [path, content] of Object.entries(files)) {
+    const document = new DOMParser().parseFromString(strFromU8(content), 'application/xml')
+    expect(document.getElementsByTagName('parsererror'), path).toHaveLength(0)
+  }
+}
+
+const cell = (value: string) => readBack(bytesOf(['Feuille', { rows: [[value]] }])).rows('Feuille')[0]?.[0]
+
+describe('cell text', () => {
+  it.each([
+    ['markup characters', `<b>Tom & "Jerry"</b> l'a dit > 2`],
+    ['emoji and accents', 'Élodie 👩🏽‍💻 a validé ✅ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢'],
+    ['spaces at both ends', '  entouré d’espaces  '],
+    ['tabs and line breaks', 'ligne 1\nligne 2\r\nligne 3\tfin'],
+    ['text that looks like an Office escape', 'code _x0041_ et _x005F_'],
+  ])('keeps %s exactly', (_, value) => {
+    expect(cell(value)).toBe(value)
+  })
+
+  it('writes characters XML cannot hold as Office escapes, so the file stays valid and the text comes back whole', () => {
+    const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join('')
+    const value = `début${controls}\ufffe\uffff\ud800 seul\udc00fin`
+    const bytes = bytesOf(['Feuille', { rows: [[value]] }])
+    expectWellFormed(bytes)
+    expect(part(bytes, 'xl/sharedStrings.xml')).toContain('_x0000__x0001_')
+    expect(readBack(bytes).rows('Feuille')[0]?.[0]).toBe(value)
+  })
+
+  it('keeps a cell of 32,767 characters and cuts a longer one there, saying so', () => {
+    const longest = 'a'.repeat(MAX_CELL_LENGTH)
+    expect(cell(longest)).toBe(longest)
+    const cut = cell('b'.repeat(MAX_CELL_LENGTH + 100))
+    expect(cut).toHaveLength(MAX_CELL_LENGTH)
+    expect(cut?.endsWith(TRUNCATION_NOTE)).toBe(true)
+  })
+
+  it('never cuts an emoji in half', () => {
+    const end = MAX_CELL_LENGTH - TRUNCATION_NOTE.length
+    const cut = cell(`${'c'.repeat(end - 1)}😀${'d'.repeat(50)}`)
+    expect(cut).toBe(`${'c'.repeat(end - 1)}${TRUNCATION_NOTE}`)
+  })
+
+  it('stores formula-looking text as text, never as a formula', () => {
+    const hostile = ['=HYPERLINK("http://evil","x")', '+33 1 23', '-2+3', '@SUM(A1)', '=1+1', '0042', '1e5', 'TRUE']
+    const { workbook } = readBack(bytesOf(['Feuille', { rows: [hostile] }]))
+    const sheet = workbook.Sheets['Feuille']!
+    hostile.forEach((value, c) => {
+      const read = sheet[XLSX.utils.encode_cell({ r: 0, c })]
+      expect(read.t).toBe('s')
+      expect(read.f).toBeUndefined()
+      expect(read.v).toBe(value)
+    })
+  })
+})
+
+describe('sheets', () => {
+  it('stores each distinct text once, however many cells hold it', () => {
+    const rows = Array.from({ length: 50 }, (_, r) => ['Validé', `Droit ${r % 5}`])
+    const bytes = bytesOf(['Données', { rows }], ['Notes', { rows: [['Validé']] }])
+    expect(part(bytes, 'xl/sharedStrings.xml')).toContain('count="101" uniqueCount="6"')
+    expect(readBack(bytes).rows('Données')).toEqual(rows)
+  })
+
+  it('freezes the header row of the sheets that ask for it, and only those', () => {
+    const bytes = bytesOf(['Données', { rows: [['A'], ['1']], frozenRows: 1 }], ['Notes', { rows: [['x']] }])
+    expect(part(bytes, 'xl/worksheets/sheet1.xml')).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')
+    expect(part(bytes, 'xl/worksheets/sheet2.xml')).not.toContain('<pane')
+  })
+
+  it('sets the column widths', () => {
+    const bytes = bytesOf(['Feuille', { rows: [['a', 'b', 'c']], '!cols': [{ wch: 12 }, { wch: 40 }, { wch: 7 }] }])
+    // xlsx reads column widths only when asked for styles.
+    const cols = XLSX.read(bytes, { type: 'array', cellStyles: true }).Sheets['Feuille']!['!cols']
+    expect(cols?.map((col) => col.width)).toEqual([12, 40, 7])
+  })
+
+  it('writes an empty sheet that opens empty', () => {
+    const bytes = bytesOf(['Vide', { rows: [] }], ['Pleine', { rows: [['x']] }])
+    expectWellFormed(bytes)
+    const { workbook, rows } = readBack(bytes)
+    expect(workbook.SheetNames).toEqual(['Vide', 'Pleine'])
+    expect(rows('Vide')).toEqual([])
+    expect(rows('Pleine')).toEqual([['x']])
+  })
+
+  it('names the columns past Z as Excel does', () => {
+    expect([0, 25, 26, 51, 52, 701, 702, 16_383].map(columnName)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD'])
+    const row = Array.from({ length: 30 }, (_, c) => `c${c}`)
+    expect(readBack(bytesOf(['Large', { rows: [row] }])).rows('Large')).toEqual([row])
+  })
+
+  it('refuses a sheet name Excel would refuse, or one already taken, in French', () => {
+    const workbook = bookNew()
+    appendSheet(workbook, { rows: [] }, 'Droits')
+    expect(() => appendSheet(workbook, { rows: [] }, 'Droits')).toThrow('Feuille en double : « Droits »')
+    expect(() => appendSheet(workbook, { rows: [] }, 'a/b')).toThrow('Nom de feuille invalide')
+    expect(() => appendSheet(workbook, { rows: [] }, 'x'.repeat(32))).toThrow('Nom de feuille invalide')
+    expect(() => appendSheet(workbook, { rows: [] }, '')).toThrow('Nom de feuille invalide')
+  })
+
+  it('escapes sheet names in the workbook part', () => {
+    const bytes = bytesOf(['R&D <"équipe">', { rows: [['x']] }])
+    expectWellFormed(bytes)
+    expect(readBack(bytes).workbook.SheetNames).toEqual(['R&D <"équipe">'])
+  })
+})
+
+describe('random workbooks', () => {
+  /** Characters that have broken writers: markup, quotes, controls, astral planes, escapes, spaces. */
+  const ALPHABET = [...'aZé€ <>&"\'=+-@_x0041\t\n\r\u0000\u0008\u001f\ufffe\u00a0😀𝔘 ', '\ud800', '\udfff']
+
+  it('reads back exactly what was written, cell for cell (fixed seed)', () => {
+    let seed = 19
+    const random = (below: number) => {
+      seed = (seed * 48_271) % 2_147_483_647
+      return seed % below
+    }
+    const text = () => Array.from({ length: random(12) }, () => ALPHABET[random(ALPHABET.length)]).join('')
+    for (let round = 0; round < 25; round += 1) {
+      const width = 1 + random(8)
+      const rows = Array.from({ length: random(40) }, () => Array.from({ length: 1 + random(width) }, text))
+      const bytes = bytesOf(['Données', { rows, frozenRows: random(2) }], ['Notes', { rows: [[text()]] }])
+      const widest = Math.max(0, ...rows.map((row) => row.length))
+      const expected = rows.map((row) => [...row, ...Array<string>(widest - row.length).fill('')])
+      expect(readBack(bytes).rows('Données'), `round ${round}`).toEqual(expected)
+      if (round % 5 === 0) expectWellFormed(bytes)
+    }
+  })
+})
