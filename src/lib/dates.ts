@@ -12,10 +12,30 @@ function toDate(value: DateInput): Date | null {
   return isValid(date) ? date : null
 }
 
+/**
+ * The French day of a date ('05 mars 2025'), formatted by date-fns once per calendar day: exports and the evidence pack
+ * write hundreds of thousands of dates, mostly on a few hundred days, and date-fns's format takes microseconds a call.
+ */
+const dayTexts = new Map<number, string>()
+const DAY_TEXTS_LIMIT = 20_000
+
+function dayText(date: Date): string {
+  const key = date.getFullYear() * 10_000 + date.getMonth() * 100 + date.getDate()
+  let text = dayTexts.get(key)
+  if (text === undefined) {
+    text = format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS)
+    if (dayTexts.size >= DAY_TEXTS_LIMIT) dayTexts.clear()
+    dayTexts.set(key, text)
+  }
+  return text
+}
+
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value))
+
 /** '05 mars 2025'; `fallback` when there is no valid date. */
 export function formatDate(value: DateInput, fallback = '-'): string {
   const date = toDate(value)
-  return date ? format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS) : fallback
+  return date ? dayText(date) : fallback
 }
 
 /** A right's last use (SPEC §2): its date, or 'Jamais' when it was never used. */
@@ -23,8 +43,8 @@ export function lastUseText(value: DateInput): string {
   return formatDate(value, 'Jamais')
 }
 
-/** '05 mars 2025 à 14:30'; `fallback` when there is no valid date. */
+/** '05 mars 2025 à 14:30' (date-fns's "dd MMMM yyyy 'à' HH:mm"); `fallback` when there is no valid date. */
 export function formatDateTime(value: DateInput, fallback = '-'): string {
   const date = toDate(value)
-  return date ? format(date, "dd MMMM yyyy 'à' HH:mm", FRENCH_DATE_OPTIONS) : fallback
+  return date ? `${dayText(date)} à ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}` : fallback
 }

@@ -1,4 +1,4 @@
-import { startOfWeek } from 'date-fns'
+import { format, startOfWeek } from 'date-fns'
 import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime, lastUseText } from '@/lib/dates'
 
 describe('French dates', () => {
@@ -26,5 +26,32 @@ describe('French dates', () => {
   it('starts weeks on Monday', () => {
     // Sunday 9 March 2025 belongs to the week that began on Monday 3 March.
     expect(startOfWeek(new Date(2025, 2, 9), FRENCH_DATE_OPTIONS)).toEqual(new Date(2025, 2, 3))
+  })
+})
+
+describe.each(['Europe/Paris', 'America/New_York', 'UTC'])('French dates written in bulk, in %s', (zone) => {
+  // formatDate and formatDateTime keep the text of each day they have formatted: they must still say exactly what
+  // date-fns says, across months, years, daylight-saving changes and the cache's own limit. Node reads TZ anew when
+  // it changes, so each zone is the browser's local time in turn.
+  const previous = process.env.TZ
+  beforeAll(() => {
+    process.env.TZ = zone
+  })
+  afterAll(() => {
+    process.env.TZ = previous
+  })
+
+  it('match date-fns for every hour of six years, in the local time zone', () => {
+    const start = new Date(2023, 0, 1, 0, 17).getTime()
+    for (let hour = 0; hour < 6 * 366 * 24; hour += 7) {
+      const date = new Date(start + hour * 3_600_000)
+      expect(formatDateTime(date)).toBe(format(date, "dd MMMM yyyy 'à' HH:mm", FRENCH_DATE_OPTIONS))
+      expect(formatDate(date.toISOString())).toBe(format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS))
+    }
+  })
+
+  it('read a date alone as that calendar day, wherever the browser is', () => {
+    expect(formatDate('2025-03-30')).toBe('30 mars 2025')
+    expect(formatDate('2025-10-26')).toBe('26 octobre 2025')
   })
 })
