@@ -1385,7 +1385,10 @@ begin
          or (
            l.resource_type = 'user_rights'
            and l."timestamp" between window_start and window_end
-           and l.resource_id in (select i.right_id::text from public.campaign_items i where i.campaign_id = target.id)
+           -- Compared as uuids: the set of item ids is hashed at every page, and 200,000 of them as text cost twice as
+           -- much. The case keeps the cast to the rows whose resource_id is a right's id.
+           and (case when l.resource_type = 'user_rights' then l.resource_id::uuid end)
+               in (select i.right_id from public.campaign_items i where i.campaign_id = target.id)
          )
        )
      order by l.id

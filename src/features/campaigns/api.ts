@@ -154,8 +154,11 @@ export async function fetchEvidencePack(campaignId: string, onProgress?: (fetche
     fetched += rows
     onProgress?.(fetched)
   }
-  const summary = await supabase.rpc('campaign_evidence', { p_campaign_id: campaignId })
-  if (summary.error) throwApiError(summary.error)
+  // The summary verifies the whole audit chain: it runs beside the item and journal pages rather than before them.
+  const summaryRequest = supabase.rpc('campaign_evidence', { p_campaign_id: campaignId }).then((summary) => {
+    if (summary.error) throwApiError(summary.error)
+    return summary.data as unknown as EvidenceSummary
+  })
 
   const readSlice = async (slice: UuidSlice): Promise<EvidenceItem[]> => {
     const rows: EvidenceItem[] = []
@@ -190,8 +193,8 @@ export async function fetchEvidencePack(campaignId: string, onProgress?: (fetche
       if (page.length < EXPORT_PAGE_SIZE) return events
     }
   }
-  const [slices, events] = await Promise.all([Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice)), readJournal()])
-  return { summary: summary.data as unknown as EvidenceSummary, items: slices.flat(), events }
+  const [summary, slices, events] = await Promise.all([summaryRequest, Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice)), readJournal()])
+  return { summary, items: slices.flat(), events }
 }
 
 // ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────

@@ -236,9 +236,11 @@ function decisionLabel(decision: string | null | undefined): string {
 }
 
 /** A cell a spreadsheet could take for a formula (=, +, -, @, or a leading tab or carriage return) gets a quote first. */
+const FORMULA_STARTS = new Set(['=', '+', '-', '@', '\t', '\r'].map((character) => character.charCodeAt(0)))
+
 export function safeCell(value: string | null | undefined): string {
   const text = value ?? ''
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+  return FORMULA_STARTS.has(text.charCodeAt(0)) ? `'${text}` : text
 }
 
 /** The data rows of one file, in exportColumns(file) order, every cell a formula-safe string. */
