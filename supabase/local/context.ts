@@ -26,6 +26,21 @@ export interface ServerConfig {
    * believed (see client-address.ts). Empty: the socket's peer is the client.
    */
   trustedProxies: string[]
+  /**
+   * PostgREST's db-schemas: the schemas the REST API exposes, the first by default, another when a request names it
+   * in Accept-Profile or Content-Profile. Supabase exposes `public` unless configured otherwise.
+   */
+  exposedSchemas?: string[]
+  /** PostgREST's db-plan-enabled: EXPLAIN plans through `Accept: application/vnd.pgrst.plan`. Off, as on Supabase. */
+  planEnabled?: boolean
+  /** GoTrue's GOTRUE_DISABLE_SIGNUP inverted: self sign-up (/signup, /otp creating an account) is off unless set. */
+  enableSignup?: boolean
+  /** Where auth e-mails are sent (GoTrue's SMTP settings, e.g. the mail catcher's smtp://127.0.0.1:54325); none: not sent. */
+  smtpUrl?: string
+  /** GoTrue's GOTRUE_MAILER_OTP_EXP: how long an e-mailed code or link stays valid, in seconds (default 24 h). */
+  mailerOtpExpSeconds?: number
+  /** The auth API's clock, so tests can expire links without waiting. */
+  now?: () => Date
 }
 
 /** What every API module is built from. */

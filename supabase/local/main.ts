@@ -27,7 +27,9 @@ Options:
 Environment:
   DATABASE_URL   use this PostgreSQL database instead of the embedded one (it must be dedicated to Recertif)
   PORT           port to listen on
-  TRUSTED_PROXIES  as --trusted-proxies`
+  TRUSTED_PROXIES  as --trusted-proxies
+  AUTH_SMTP_URL  where the auth API sends its e-mails (sign-up, recovery, magic link, invitation), e.g.
+                 smtp://127.0.0.1:54325, the mail catcher; unset: they are not sent, as GoTrue without SMTP`
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
   const started = Date.now()
   const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
   const applied = await prepareDatabase(db)
-  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies } })
+  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies, smtpUrl: process.env.AUTH_SMTP_URL || undefined } })
 
   console.info(`Recertif local backend (${describe(db, values.data)})`)
   if (large) {

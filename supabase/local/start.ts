@@ -5,6 +5,7 @@
  */
 import { createServer, type ViteDevServer } from 'vite'
 import { DEV_ANON_KEY } from './keys'
+import { DEFAULT_SMTP_PORT } from './mail/catcher'
 import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
 
 const BACKEND_PORT = 54321
@@ -22,6 +23,8 @@ const DEMO_ACCOUNTS = [
 
 async function main(): Promise<void> {
   console.info('Starting the local backend and the mail catcher…')
+  // The auth API's e-mails (invitations, password recovery) land in the mail catcher, as the contact form's do.
+  process.env.AUTH_SMTP_URL ??= `smtp://127.0.0.1:${DEFAULT_SMTP_PORT}`
   const [backendStart, mailStart] = await Promise.allSettled([
     startLocalBackend({ port: BACKEND_PORT, onLine: (line) => console.info(`  [backend] ${line}`) }),
     startMailCatcher({ onLine: (line) => console.info(`  [mail] ${line}`) }),
@@ -72,7 +75,7 @@ function printBanner(backend: LocalBackend): void {
 Recertif is running.
   App:      ${APP_URL}
   Backend:  ${backend.url} (in-memory demo data, reset at each start)
-  E-mails:  ${MAIL_URL} (messages sent by the contact form)
+  E-mails:  ${MAIL_URL} (messages sent by the contact form and the auth API)
 
 Demo accounts, all with the password Demo1234!
 ${DEMO_ACCOUNTS.map(([email, role]) => `  ${email.padEnd(24)} ${role}`).join('\n')}

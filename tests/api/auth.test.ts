@@ -424,10 +424,11 @@ describe('instance endpoints', () => {
     expect(await unknown.json()).toMatchObject({ msg: 'Unsupported provider: Provider myspace could not be found' })
   })
 
-  it('does not support updating the user', async () => {
+  it('updates the signed-in user\'s metadata (the rest of PUT /user: conformance-auth.test.ts)', async () => {
     const { client } = await signIn(backend, 'user@example.com')
-    const { error } = await client.auth.updateUser({ data: { nickname: 'J' } })
-    expect(error).toMatchObject({ status: 422, code: 'validation_failed' })
+    const { data, error } = await client.auth.updateUser({ data: { nickname: 'J' } })
+    expect(error).toBeNull()
+    expect(data.user?.user_metadata).toMatchObject({ full_name: 'Julie Martin', nickname: 'J' })
   })
 
   it('answers unknown routes with a JSON 404', async () => {

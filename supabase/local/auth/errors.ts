@@ -10,6 +10,8 @@ export class AuthError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Fields GoTrue adds to this error's body, such as weak_password's reasons. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message)
   }
@@ -43,7 +45,7 @@ export function toHttpError(req: IncomingMessage, error: AuthError | OAuthError)
     return new HttpError(400, { error: error.error, error_description: error.description })
   }
   if (requestedApiVersion(req)) {
-    return new HttpError(error.status, { code: error.code, message: error.message }, { [API_VERSION_HEADER]: API_VERSION_2024 })
+    return new HttpError(error.status, { code: error.code, message: error.message, ...error.extra }, { [API_VERSION_HEADER]: API_VERSION_2024 })
   }
-  return new HttpError(error.status, { code: error.status, error_code: error.code, msg: error.message })
+  return new HttpError(error.status, { code: error.status, error_code: error.code, msg: error.message, ...error.extra })
 }

@@ -12,12 +12,18 @@ import { USER_COLUMNS, isBanned, userJson, type UserRow } from './users'
 
 const INVALID_LOGIN = 'Invalid login credentials'
 
-function clientInfo(req: IncomingMessage): ClientInfo {
+export function clientInfo(req: IncomingMessage): ClientInfo {
   return { userAgent: header(req, 'user-agent') ?? null, ip: clientAddress(req) }
 }
 
-async function tokenResponse(context: ApiContext, req: IncomingMessage, issued: IssuedSession): Promise<TokenResponse> {
-  const { token, expiresAt } = await accessToken(context.config, issuer(req), issued.user, issued.session)
+/** GoTrue's AccessTokenResponse for a session just opened or refreshed. */
+export async function tokenResponse(
+  context: ApiContext,
+  req: IncomingMessage,
+  issued: IssuedSession,
+  method = 'password',
+): Promise<TokenResponse> {
+  const { token, expiresAt } = await accessToken(context.config, issuer(req), issued.user, issued.session, method)
   return {
     access_token: token,
     token_type: 'bearer',

@@ -4,13 +4,15 @@ import { send, sendJson } from '../http'
 import { authenticate } from './authenticate'
 import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
-import { authorize, health, settings, signup } from './instance'
+import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
+import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
+import { authorize, health, settings } from './instance'
 import { pgcryptoVerifier } from './passwords'
 import { FailedSignInLimiter } from './rate-limit'
 import { endSessions, type LogoutScope } from './sessions'
 import { userJson } from './users'
 
-type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => Promise<void>
 
 const LOGOUT_SCOPES: Record<string, LogoutScope> = { '': 'global', global: 'global', local: 'local', others: 'others' }
 
@@ -36,10 +38,9 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       const { user } = await authenticate(db, config, req)
       sendJson(res, 200, await userJson(db, user))
     },
-    // Changing e-mail or password needs GoTrue's mailer and re-authentication flows, which the product does not use.
-    'PUT /user': async (req) => {
-      await authenticate(db, config, req)
-      throw new AuthError(422, 'validation_failed', 'Updating the user is not supported by the local server')
+    'PUT /user': async (req, res, url) => {
+      const who = await authenticate(db, config, req)
+      sendJson(res, 200, await updateUser(context, req, url, who))
     },
     'POST /logout': async (req, res, url) => {
       const requested = url.searchParams.get('scope') ?? ''
@@ -49,10 +50,44 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       await endSessions(db, scope, user.id, sessionId)
       send(res, 204, '')
     },
-    'GET /settings': async (_req, res) => sendJson(res, 200, settings()),
+    'GET /settings': async (_req, res) => sendJson(res, 200, settings(config)),
     'GET /health': async (_req, res) => sendJson(res, 200, health()),
     'GET /authorize': async (_req, _res, url) => authorize(url),
-    'POST /signup': async () => signup(),
+    'POST /signup': async (req, res, url) => sendJson(res, 200, await signup(context, req, url)),
+    'POST /recover': async (req, res, url) => sendJson(res, 200, await recover(context, req, url)),
+    'POST /otp': async (req, res, url) => sendJson(res, 200, await otp(context, req, url)),
+    'POST /verify': async (req, res) => sendJson(res, 200, await verifyPost(context, req)),
+    // GoTrue answers a followed link with 303 See Other to the redirect, the outcome in the fragment.
+    'GET /verify': async (req, res, url) => send(res, 303, '', { Location: await verifyGet(context, req, url) }),
+    'POST /invite': async (req, res, url) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await invite(context, req, url))
+    },
+    'GET /admin/users': async (req, res, url) => {
+      await requireAdmin(context, req)
+      const { body, headers } = await listUsers(context, url)
+      sendJson(res, 200, body, headers)
+    },
+    'POST /admin/users': async (req, res) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await adminCreateUser(context, req))
+    },
+    'GET /admin/users/:id': async (req, res, _url, id) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await getUser(context, id))
+    },
+    'PUT /admin/users/:id': async (req, res, _url, id) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await adminUpdateUser(context, req, id))
+    },
+    'DELETE /admin/users/:id': async (req, res, _url, id) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await adminDeleteUser(context, req, id))
+    },
+    'POST /admin/generate_link': async (req, res) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await generateLink(context, req))
+    },
     'GET /callback': async (_req, _res, url) => {
       if (!url.searchParams.get('state')) throw badRequest('bad_oauth_callback', 'OAuth state parameter missing')
       throw badRequest('bad_oauth_state', 'OAuth callback with invalid state')
@@ -62,12 +97,14 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
 
   return async (req, res, { url, path }) => {
     try {
-      const route = routes[`${req.method} ${path}`]
+      const userPath = /^\/admin\/users\/([^/]+)$/.exec(path)
+      const pattern = userPath ? '/admin/users/:id' : path
+      const route = routes[`${req.method} ${pattern}`]
       if (!route) {
-        if (knownPaths.has(path)) throw new AuthError(405, 'method_not_allowed', 'Method Not Allowed')
+        if (knownPaths.has(pattern)) throw new AuthError(405, 'method_not_allowed', 'Method Not Allowed')
         throw new AuthError(404, 'not_found', 'Not Found')
       }
-      await route(req, res, url)
+      await route(req, res, url, userPath?.[1] ?? '')
     } catch (error) {
       if (error instanceof AuthError || error instanceof OAuthError) throw toHttpError(req, error)
       throw error

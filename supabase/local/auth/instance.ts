@@ -1,4 +1,5 @@
-import { AuthError, badRequest } from './errors'
+import type { ServerConfig } from '../context'
+import { badRequest } from './errors'
 
 // The external providers GoTrue knows. None is configured here: Recertif signs people in by e-mail and password,
 // and Google sign-in needs a hosted project's client id and secret.
@@ -27,14 +28,14 @@ const OAUTH_PROVIDERS = [
   'zoom',
 ]
 
-/** GET /settings: e-mail sign-in only; self sign-up is not part of the product. */
-export function settings(): Record<string, unknown> {
+/** GET /settings: e-mail sign-in only; self sign-up is not part of the product unless the server enables it. */
+export function settings(config: ServerConfig): Record<string, unknown> {
   const external: Record<string, boolean> = { anonymous_users: false }
   for (const provider of OAUTH_PROVIDERS) external[provider] = false
   Object.assign(external, { email: true, phone: false })
   return {
     external,
-    disable_signup: true,
+    disable_signup: !config.enableSignup,
     mailer_autoconfirm: false,
     phone_autoconfirm: false,
     sms_provider: '',
@@ -52,8 +53,4 @@ export function authorize(url: URL): never {
   const provider = url.searchParams.get('provider') ?? ''
   const reason = OAUTH_PROVIDERS.includes(provider.toLowerCase()) ? 'provider is not enabled' : `Provider ${provider} could not be found`
   throw badRequest('validation_failed', `Unsupported provider: ${reason}`)
-}
-
-export function signup(): never {
-  throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance')
 }

@@ -39,6 +39,8 @@ export async function accessToken(
   iss: string,
   user: UserRow,
   session: SessionInfo,
+  /** The AMR method GoTrue records: password, otp (an e-mailed code or link), recovery, invite, email_change. */
+  method = 'password',
 ): Promise<{ token: string; expiresAt: number }> {
   const token = await signJwt(
     {
@@ -51,7 +53,7 @@ export async function accessToken(
       user_metadata: user.raw_user_meta_data ?? {},
       role: (user.role ?? 'authenticated') as ApiRole,
       aal: 'aal1',
-      amr: [{ method: 'password', timestamp: Math.floor(session.createdAt.getTime() / 1000) }],
+      amr: [{ method, timestamp: Math.floor(session.createdAt.getTime() / 1000) }],
       session_id: session.id,
       is_anonymous: user.is_anonymous,
     },

@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { ApiContext } from '../context'
+import type { Sql } from '../database'
+import {
+  SLOT_COLUMNS,
+  checkPassword,
+  clock,
+  createUser,
+  emailExists,
+  findUserByEmail,
+  mailLink,
+  mergeMetadata,
+  objectParam,
+  booleanParam,
+  otpExpirySeconds,
+  redirectTarget,
+  reloadUser,
+  tokenHash,
+  validEmail,
+  type TokenSlot,
+} from './accounts'
+import type { Authenticated } from './authenticate'
+import { AuthError, badRequest } from './errors'
+import { clientInfo, tokenResponse } from './grants'
+import { readParams, stringParam } from './params'
+import { startSession } from './sessions'
+import type { TokenResponse } from './tokens'
+import { isBanned, userJson, type UserRow } from './users'
+
+const signupDisabled = (message = 'Signups not allowed for this instance') => new AuthError(422, 'signup_disabled', message)
+
+const address = (user: UserRow) => ({ id: user.id, address: user.email ?? '' })
+
+/** POST /signup: off unless the server enables it; the account stays unconfirmed until its e-mailed link is used. */
+export async function signup(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+  const { db, config } = context
+  if (!config.enableSignup) throw signupDisabled()
+  const params = await readParams(req)
+  if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Phone signups are disabled')
+  const email = validEmail(stringParam(params, 'email'))
+  const password = stringParam(params, 'password')
+  if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password')
+  checkPassword(password)
+  const data = objectParam(params, 'data')
+  const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
+  const now = clock(config)
+  return db.transaction(async (tx) => {
+    const existing = await findUserByEmail(tx, email)
+    if (existing?.email_confirmed_at) {
+      // GoTrue does not tell who has an account: a registered address gets a look-alike user and no e-mail.
+      return {
+        id: randomUUID(),
+        aud: 'authenticated',
+        role: 'authenticated',
+        email,
+        phone: '',
+        app_metadata: { provider: 'email', providers: ['email'] },
+        user_metadata: {},
+        identities: [],
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        is_anonymous: false,
+      }
+    }
+    const user = existing ?? (await createUser(tx, { email, password, userMetadata: data }, now))
+    await mailLink(tx, config, req, address(user), 'signup', 'confirmation', redirectTo, now)
+    return userJson(tx, (await reloadUser(tx, user.id))!)
+  })
+}
+
+/** POST /recover: answers the same whether or not the address has an account. */
+export async function recover(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
+  const { db, config } = context
+  const params = await readParams(req)
+  const email = validEmail(stringParam(params, 'email'), 'Password recovery requires an email')
+  const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
+  const now = clock(config)
+  await db.transaction(async (tx) => {
+    const user = await findUserByEmail(tx, email)
+    if (user) await mailLink(tx, config, req, address(user), 'recovery', 'recovery', redirectTo, now)
+  })
+  return {}
+}
+
+/** POST /otp: a magic link and code by e-mail; an unknown address gets an account only where sign-up is open. */
+export async function otp(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
+  const { db, config } = context
+  const params = await readParams(req)
+  if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
+  const email = validEmail(stringParam(params, 'email'))
+  const createAllowed = booleanParam(params, 'create_user', true)
+  const data = objectParam(params, 'data')
+  const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
+  const now = clock(config)
+  await db.transaction(async (tx) => {
+    let user = await findUserByEmail(tx, email)
+    if (!user) {
+      if (!createAllowed) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp')
+      if (!config.enableSignup) throw signupDisabled('Signups not allowed for otp')
+      user = await createUser(tx, { email, userMetadata: data }, now)
+    }
+    if (user.email_confirmed_at) await mailLink(tx, config, req, address(user), 'magiclink', 'recovery', redirectTo, now)
+    else await mailLink(tx, config, req, address(user), 'signup', 'confirmation', redirectTo, now)
+  })
+  return {}
+}
+
+/** Which pending tokens a verification type may consume, and the AMR method of the session it opens. */
+const VERIFY_TYPES: Record<string, { slots: TokenSlot[]; method: string }> = {
+  signup: { slots: ['confirmation'], method: 'otp' },
+  invite: { slots: ['confirmation'], method: 'invite' },
+  magiclink: { slots: ['recovery', 'confirmation'], method: 'otp' },
+  recovery: { slots: ['recovery'], method: 'recovery' },
+  email: { slots: ['confirmation', 'recovery'], method: 'otp' },
+  email_change: { slots: ['email_change'], method: 'email_change' },
+}
+
+export const otpExpired = () => new AuthError(403, 'otp_expired', 'Token has expired or is invalid')
+
+/**
+ * Consumes a pending token (by its hash, or by the address and the six-digit code) and opens a session. The token
+ * is cleared in the same statement that finds it, so a link works once even when it is followed twice at once.
+ */
+async function consumeToken(
+  context: ApiContext,
+  req: IncomingMessage,
+  type: string,
+  token: { hash: string; email?: string },
+): Promise<TokenResponse> {
+  const { db, config } = context
+  const verification = VERIFY_TYPES[type]
+  if (!verification) throw badRequest('validation_failed', `Unsupported verification type: ${type}`)
+  const now = clock(config)
+  const oldest = new Date(now.getTime() - otpExpirySeconds(config) * 1000)
+  const result = await db.transaction(async (tx) => {
+    for (const slot of verification.slots) {
+      const { token: column, sentAt } = SLOT_COLUMNS[slot]
+      const addressColumn = slot === 'email_change' ? 'email_change' : 'email'
+      const { rows } = await tx.query<{ id: string; fresh: boolean }>(
+        `update auth.users set ${column} = '' where ${column} = $1 and ($2::text is null or lower(${addressColumn}) = lower($2))
+          and deleted_at is null
+          returning id::text as id, coalesce(${sentAt} >= $3, false) as fresh`,
+        [token.hash, token.email ?? null, oldest],
+      )
+      const found = rows[0]
+      if (!found) continue
+      // An expired token is spent all the same: GoTrue never honours it again.
+      if (!found.fresh) return undefined
+      const before = (await reloadUser(tx, found.id))!
+      // A banned account's link is spent without opening a session, as its password would be refused.
+      if (isBanned(before)) return badRequest('user_banned', 'User is banned')
+      await applyVerification(tx, found.id, slot, now)
+      return startSession(tx, (await reloadUser(tx, found.id))!, clientInfo(req))
+    }
+    return undefined
+  })
+  if (!result) throw otpExpired()
+  // Thrown after the commit, so that the spent token stays spent.
+  if (result instanceof AuthError) throw result
+  return tokenResponse(context, req, result, verification.method)
+}
+
+async function applyVerification(tx: Sql, id: string, slot: TokenSlot, now: Date) {
+  if (slot === 'email_change') {
+    await tx.query(
+      `update auth.users set email = email_change, email_change = '', email_change_sent_at = null, updated_at = $2 where id = $1`,
+      [id, now],
+    )
+    await tx.query(
+      `update auth.identities i set identity_data = i.identity_data || jsonb_build_object('email', u.email), updated_at = $2
+         from auth.users u where u.id = $1 and i.user_id = u.id and i.provider = 'email'`,
+      [id, now],
+    )
+  }
+  // Following any e-mailed link proves the address: GoTrue confirms an unconfirmed account on recovery too.
+  await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, $2), updated_at = $2 where id = $1`, [id, now])
+  await tx.query(
+    `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb where user_id = $1 and provider = 'email'`,
+    [id],
+  )
+}
+
+/** POST /verify: the JSON form supabase-js's verifyOtp uses. */
+export async function verifyPost(context: ApiContext, req: IncomingMessage): Promise<TokenResponse> {
+  const params = await readParams(req)
+  const type = stringParam(params, 'type')
+  const hash = stringParam(params, 'token_hash')
+  const code = stringParam(params, 'token')
+  const email = stringParam(params, 'email')
+  if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type')
+  if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
+  if (hash) return consumeToken(context, req, type, { hash })
+  if (!code) throw badRequest('validation_failed', 'Verify requires either a token or a token hash')
+  if (!email) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify')
+  return consumeToken(context, req, type, { hash: tokenHash(email, code), email })
+}
+
+/** GET /verify: the e-mailed link. Success or failure, the browser is sent back with the outcome in the fragment. */
+export async function verifyGet(context: ApiContext, req: IncomingMessage, url: URL): Promise<string> {
+  const type = url.searchParams.get('type') ?? ''
+  const hash = url.searchParams.get('token') ?? ''
+  if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type')
+  if (hash === '') throw badRequest('validation_failed', 'Verify requires a token or a token hash')
+  const target = redirectTarget(context.config, url.searchParams.get('redirect_to'))
+  try {
+    const session = await consumeToken(context, req, type, { hash })
+    const fragment = new URLSearchParams({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: session.refresh_token,
+      token_type: session.token_type,
+      type,
+    })
+    return `${target}#${fragment}`
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error
+    const description = error.code === 'otp_expired' ? 'Email link is invalid or has expired' : error.message
+    const fragment = new URLSearchParams({ error: 'access_denied', error_code: error.code, error_description: description })
+    return `${target}#${fragment}`
+  }
+}
+
+/** PUT /user: the signed-in person changes their password, their metadata, or their e-mail (confirmed by a link). */
+export async function updateUser(context: ApiContext, req: IncomingMessage, url: URL, who: Authenticated): Promise<Record<string, unknown>> {
+  const { db, config } = context
+  const params = await readParams(req)
+  const password = params.password === undefined || params.password === null ? undefined : stringParam(params, 'password')
+  const rawEmail = stringParam(params, 'email')
+  const data = objectParam(params, 'data')
+  if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
+  const email = rawEmail ? validEmail(rawEmail) : undefined
+  if (password !== undefined) checkPassword(password)
+  const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
+  const now = clock(config)
+  const id = who.user.id
+  return db.transaction(async (tx) => {
+    if (password !== undefined) {
+      const { rows } = await tx.query<{ same: boolean }>(
+        `select coalesce(encrypted_password <> '' and extensions.crypt($2, encrypted_password) = encrypted_password, false) as same
+           from auth.users where id = $1`,
+        [id, password],
+      )
+      if (rows[0]?.same) throw new AuthError(422, 'same_password', 'New password should be different from the old password.')
+      await tx.query(`update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf', 10)), updated_at = $3 where id = $1`, [
+        id,
+        password,
+        now,
+      ])
+      // GoTrue signs out every other session of the account when its password changes.
+      if (who.sessionId) await tx.query('delete from auth.sessions where user_id = $1 and id <> $2', [id, who.sessionId])
+    }
+    if (data) {
+      await tx.query(`update auth.users set raw_user_meta_data = $2, updated_at = $3 where id = $1`, [
+        id,
+        JSON.stringify(mergeMetadata(who.user.raw_user_meta_data, data)),
+        now,
+      ])
+    }
+    if (email && email !== who.user.email?.toLowerCase()) {
+      if (await findUserByEmail(tx, email)) throw emailExists()
+      await tx.query(`update auth.users set email_change = $2, updated_at = $3 where id = $1`, [id, email, now])
+      await mailLink(tx, config, req, { id, address: email }, 'email_change', 'email_change', redirectTo, now)
+    }
+    return userJson(tx, (await reloadUser(tx, id))!)
+  })
+}
+
+/** POST /invite (service role): creates the account if needed and mails an invitation; no password is set. */
+export async function invite(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+  const { db, config } = context
+  const params = await readParams(req)
+  const email = validEmail(stringParam(params, 'email'))
+  const data = objectParam(params, 'data')
+  const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
+  const now = clock(config)
+  return db.transaction(async (tx) => {
+    const user = await inviteeAccount(tx, email, data, now)
+    await mailLink(tx, config, req, address(user), 'invite', 'confirmation', redirectTo, now)
+    return userJson(tx, (await reloadUser(tx, user.id))!)
+  })
+}
+
+/** The account an invitation goes to: a new one, or one invited before and not yet confirmed. */
+export async function inviteeAccount(
+  tx: Sql,
+  email: string,
+  data: Record<string, unknown> | undefined,
+  now: Date,
+): Promise<UserRow> {
+  const existing = await findUserByEmail(tx, email)
+  if (existing?.email_confirmed_at) throw emailExists()
+  if (existing) {
+    await tx.query(`update auth.users set invited_at = $2 where id = $1`, [existing.id, now])
+    return existing
+  }
+  return createUser(tx, { email, userMetadata: data, invitedAt: now }, now)
+}
