@@ -672,6 +672,10 @@ export type Database = {
         }
         Returns: number
       }
+      review_queue_summary: {
+        Args: never
+        Returns: Json[]
+      }
       rssi_audit_count: {
         Args: {
           p_search?: string

@@ -1,4 +1,5 @@
 import { throwApiError, type ApiFailure } from './api-error'
+import { countText } from './plural'
 
 /** The most rows the API returns for one read (PostgREST's max-rows on hosted Supabase and on the local server). */
 export const API_PAGE_SIZE = 1000
@@ -22,9 +23,5 @@ export async function readAllPages<T>(
   }
 }
 
-const numberFr = new Intl.NumberFormat('fr-FR')
-
 /** A list's total in French, « 1 500 utilisateurs », so that a long list read in full says how long it is. */
-export function totalText(count: number, singular: string, plural: string): string {
-  return `${numberFr.format(count)} ${count > 1 ? plural : singular}`
-}
+export const totalText = countText

@@ -1,8 +1,9 @@
 -- Reviews seen from each person (SPEC §2 user and manager dashboards, Mes revues, Équipe, Profil;
--- ARCHITECTURE §4 and §6): the queue of rights awaiting the caller's decision, its count for the header, the
--- manager's team progress and dashboard counters, a person's decision history and the user's deadline. Every figure
--- is computed here over all the rows concerned, so nothing depends on fetching rights into the browser or is cut at
--- the API's 1000-row page; every list is paged (at most 1000 rows a call).
+-- ARCHITECTURE §4 and §6): the queue of rights awaiting the caller's decision, its count for the header, its summary
+-- per campaign and stage for the reviewers' dashboards, the manager's team progress and dashboard counters, a
+-- person's decision history and the user's deadline. Every figure is computed here over all the rows concerned, so
+-- nothing depends on fetching rights into the browser or is cut at the API's 1000-row page; every list is paged (at
+-- most 1000 rows a call).
 --
 -- Every function runs as the caller (security invoker): row-level security applies as everywhere else, and a queue
 -- is a part of what its owner may read anyway. Who may decide what is not restated here: a right is in the caller's
@@ -224,12 +225,40 @@ revoke execute on function public.review_queue_count(uuid, uuid, public.right_st
 grant execute on function public.review_queue(uuid, uuid, public.right_status, uuid, integer) to authenticated, service_role;
 grant execute on function public.review_queue_count(uuid, uuid, public.right_status) to authenticated, service_role;
 
+-- rpc('review_queue_summary') → the caller's queue counted per campaign and stage, for the dashboard of a reviewer
+-- who is not a manager (BPO Métier, BPO Groupe, RA): campaign_id, campaign_name, campaign_status and end_date (null
+-- for rights in no campaign; the RA treats refusals after the campaign's completion, past its end date), stage,
+-- rights_count; the nearest end date first. The same rows as review_queue, so the counts add up to
+-- review_queue_count, the header's bell.
+create function public.review_queue_summary()
+returns table (
+  campaign_id uuid,
+  campaign_name text,
+  campaign_status public.campaign_status,
+  end_date date,
+  stage public.review_stage,
+  rights_count integer
+)
+language sql stable
+set search_path = ''
+as $$
+  select q.campaign_id, q.campaign_name, q.campaign_status, q.campaign_end_date, q.stage, count(*)::integer
+    from private.review_queue_rows(null, null, null) q
+   group by q.campaign_id, q.campaign_name, q.campaign_status, q.campaign_end_date, q.stage
+   order by q.campaign_end_date nulls last, q.campaign_name, q.campaign_id, q.stage
+$$;
+
+revoke execute on function public.review_queue_summary() from public, anon;
+grant execute on function public.review_queue_summary() to authenticated, service_role;
+
 -- ─── The manager's team ──────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('team_progress', { p_campaign_id? }) → one row per person whose manager is the caller (ARCHITECTURE §6), by
 -- last then first name, with their rights counted (all their rights, or those of one campaign): rights_count,
--- pending_count, validated_count, refused_count, progress (null when they hold no right). A person with no report
--- gets no row.
+-- pending_count, validated_count, refused_count, treatment_required_count (status treatment_required: refused, the RA
+-- has yet to act), treated_count (status treated), progress (null when they hold no right). Every status is in
+-- exactly one of the five counts, so they add up to rights_count, as the screen's columns must. A person with no
+-- report gets no row.
 create function public.team_progress(p_campaign_id uuid default null)
 returns table (
   user_id uuid,
@@ -243,6 +272,8 @@ returns table (
   pending_count integer,
   validated_count integer,
   refused_count integer,
+  treatment_required_count integer,
+  treated_count integer,
   progress integer
 )
 language sql stable
@@ -260,6 +291,8 @@ as $$
     count(ur.id) filter (where ur.status = 'pending')::integer,
     count(ur.id) filter (where private.is_validated_status(ur.status))::integer,
     count(ur.id) filter (where private.is_refused_status(ur.status))::integer,
+    count(ur.id) filter (where ur.status = 'treatment_required')::integer,
+    count(ur.id) filter (where ur.status = 'treated')::integer,
     case when count(ur.id) > 0
       then round(100.0 * count(ur.id) filter (where ur.status <> 'pending') / count(ur.id))::integer
     end
@@ -274,8 +307,8 @@ $$;
 
 -- rpc('manager_dashboard', { p_campaign_id? }) → one row: team_size (people whose manager is the caller), and over
 -- their rights (all, or one campaign's): rights_count, pending_count (SPEC's "En attente": status pending),
--- validated_count, refused_count, progress; awaiting_decision_count = the rights in the caller's review queue (the
--- table 'Droits à valider pour l'équipe').
+-- validated_count, refused_count, treatment_required_count, treated_count (the five add up to rights_count), progress;
+-- awaiting_decision_count = the rights in the caller's review queue (the table 'Droits à valider pour l'équipe').
 create function public.manager_dashboard(p_campaign_id uuid default null)
 returns table (
   team_size integer,
@@ -283,6 +316,8 @@ returns table (
   pending_count integer,
   validated_count integer,
   refused_count integer,
+  treatment_required_count integer,
+  treated_count integer,
   progress integer,
   awaiting_decision_count integer
 )
@@ -302,6 +337,8 @@ as $$
     (select count(*) from rights r where r.status = 'pending')::integer,
     (select count(*) from rights r where private.is_validated_status(r.status))::integer,
     (select count(*) from rights r where private.is_refused_status(r.status))::integer,
+    (select count(*) from rights r where r.status = 'treatment_required')::integer,
+    (select count(*) from rights r where r.status = 'treated')::integer,
     (select case when count(*) > 0 then round(100.0 * count(*) filter (where r.status <> 'pending') / count(*))::integer end
        from rights r),
     public.review_queue_count(p_campaign_id)
@@ -315,13 +352,16 @@ grant execute on function public.manager_dashboard(uuid) to authenticated, servi
 -- ─── The holder ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('my_rights_summary') → one row over the caller's own rights: rights_count, pending_count, validated_count,
--- refused_count (the user dashboard's counters En attente, Validés, Refusés).
+-- refused_count, treatment_required_count, treated_count (the user dashboard's counters Droits, En attente, Validés,
+-- Refusés, En traitement, Traités; the last five add up to the first).
 create function public.my_rights_summary()
 returns table (
   rights_count integer,
   pending_count integer,
   validated_count integer,
-  refused_count integer
+  refused_count integer,
+  treatment_required_count integer,
+  treated_count integer
 )
 language sql stable
 set search_path = ''
@@ -330,7 +370,9 @@ as $$
     count(*)::integer,
     count(*) filter (where ur.status = 'pending')::integer,
     count(*) filter (where private.is_validated_status(ur.status))::integer,
-    count(*) filter (where private.is_refused_status(ur.status))::integer
+    count(*) filter (where private.is_refused_status(ur.status))::integer,
+    count(*) filter (where ur.status = 'treatment_required')::integer,
+    count(*) filter (where ur.status = 'treated')::integer
   from public.user_rights ur
   where ur.user_id = (select auth.uid())
 $$;

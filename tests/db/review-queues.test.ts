@@ -418,6 +418,34 @@ describe('the reviewer queue of each role', () => {
     expect(byId.has(named['completed/final']!)).toBe(false)
   })
 
+  it.each(['bpo_metier', 'bpo_groupe', 'ra', 'manager', 'admin'])(
+    '%s: the queue summed per campaign and stage gives what the queue holds, and adds up to the bell',
+    async (who) => {
+      const person = people[who]!
+      const { rows } = await fullQueue(person)
+      const expected = new Map<string, number>()
+      for (const row of rows) {
+        const key = `${row.campaign_id}|${row.stage}`
+        expected.set(key, (expected.get(key) ?? 0) + 1)
+      }
+      const summary = await actAs(db, person, async (tx) =>
+        (await tx.query<{ campaign_id: string | null; campaign_status: string | null; end_date: string | null; stage: string; rights_count: number }>(
+          `select campaign_id::text, campaign_status::text, end_date::text, stage::text, rights_count from public.review_queue_summary()`,
+        )).rows,
+      )
+      expect(new Map(summary.map((row) => [`${row.campaign_id}|${row.stage}`, row.rights_count]))).toEqual(expected)
+      expect(summary.reduce((total, row) => total + row.rights_count, 0)).toBe(await queueCount(person))
+      // The nearest deadline first, as the dashboard shows it.
+      const ends = summary.map((row) => row.end_date ?? '9999-12-31')
+      expect(ends).toEqual([...ends].sort())
+      // The RA's queue spans the running campaign and completed ones, each on its own row.
+      if (who === 'ra') {
+        expect(summary.map((row) => row.campaign_id)).toEqual(expect.arrayContaining([campaignIds.active, completedCampaign]))
+        expect(summary.find((row) => row.campaign_id === completedCampaign)?.campaign_status).toBe('completed')
+      }
+    },
+  )
+
   it('filters by campaign, application and status, each and together', async () => {
     const cases: [string, QueueFilters, (r: WorldRight) => boolean][] = [
       ['ra', { campaignId: completedCampaign }, (r) => r.campaign_id === completedCampaign],
@@ -578,8 +606,14 @@ interface TeamRow {
   pending_count: number
   validated_count: number
   refused_count: number
+  treatment_required_count: number
+  treated_count: number
   progress: number | null
 }
+
+/** The parts a screen shows beside a total of rights: they must add up to it. */
+const PARTS = ['pending_count', 'validated_count', 'refused_count', 'treatment_required_count', 'treated_count'] as const
+const sumOfParts = (row: Pick<TeamRow, (typeof PARTS)[number]>) => PARTS.reduce((total, part) => total + row[part], 0)
 
 describe('the manager’s team', () => {
   let lead: Person
@@ -601,6 +635,8 @@ describe('the manager’s team', () => {
       pending_count: pending,
       validated_count: sum((s) => s.includes('validated')),
       refused_count: sum((s) => s.includes('refused')),
+      treatment_required_count: sum((s) => s === 'treatment_required'),
+      treated_count: sum((s) => s === 'treated'),
       progress: total === 0 ? null : Math.round((100 * (total - pending)) / total),
     }
   }
@@ -627,7 +663,7 @@ describe('the manager’s team', () => {
   })
 
   it('shows each person whose manager is the caller, with their rights counted past 1000', async () => {
-    const rows = await actAs(db, lead, async (tx) => (await tx.query<TeamRow>(`select user_id::text, full_name, position, rights_count, pending_count, validated_count, refused_count, progress from public.team_progress()`)).rows)
+    const rows = await actAs(db, lead, async (tx) => (await tx.query<TeamRow>(`select user_id::text, full_name, position, rights_count, pending_count, validated_count, refused_count, treatment_required_count, treated_count, progress from public.team_progress()`)).rows)
     expect(rows.map((r) => r.user_id).sort()).toEqual(Object.values(members).map((m) => m.id).sort())
     for (const [name, holding] of Object.entries(holdings)) {
       const row = rows.find((r) => r.user_id === members[name]!.id)
@@ -639,7 +675,7 @@ describe('the manager’s team', () => {
   })
 
   it('counts one campaign’s rights when asked', async () => {
-    const rows = await actAs(db, lead, async (tx) => (await tx.query<TeamRow>(`select user_id::text, rights_count, pending_count, validated_count, refused_count, progress from public.team_progress($1)`, [campaignIds.active])).rows)
+    const rows = await actAs(db, lead, async (tx) => (await tx.query<TeamRow>(`select user_id::text, rights_count, pending_count, validated_count, refused_count, treatment_required_count, treated_count, progress from public.team_progress($1)`, [campaignIds.active])).rows)
     for (const [name, holding] of Object.entries(holdings)) {
       const row = rows.find((r) => r.user_id === members[name]!.id)
       expect(row, name).toMatchObject(expectedFor(holding.campaign === 'active' ? holding.counts : {}))
@@ -659,13 +695,44 @@ describe('the manager’s team', () => {
     expect(await queueCount(lead)).toBe(awaiting)
   })
 
+  it('gives counts that add up to the rights, for every member, the dashboard and the holder, statuses of every kind', async () => {
+    const rows = await actAs(db, lead, async (tx) => (await tx.query<TeamRow>(`select * from public.team_progress()`)).rows)
+    expect(rows.length).toBe(4)
+    for (const row of rows) expect(sumOfParts(row), row.full_name).toBe(row.rights_count)
+    // Bruno holds treatment_required and alice treated rights: without their columns the sums would fall short.
+    expect(rows.reduce((total, row) => total + row.treatment_required_count + row.treated_count, 0)).toBe(4)
+    const dashboard = await actAs(db, lead, (tx) => one<TeamRow>(tx, `select * from public.manager_dashboard()`))
+    expect(sumOfParts(dashboard)).toBe(dashboard.rights_count)
+    // The demo team, brought where it stands by the real workflow, adds up too.
+    const demoTeam = await actAs(db, 'manager', async (tx) => (await tx.query<TeamRow>(`select * from public.team_progress()`)).rows)
+    expect(demoTeam.length).toBeGreaterThan(0)
+    for (const row of demoTeam) expect(sumOfParts(row), row.full_name).toBe(row.rights_count)
+    for (const name of ['alice', 'bruno']) {
+      const summary = await actAs(db, members[name]!, (tx) => one<TeamRow>(tx, `select * from public.my_rights_summary()`))
+      // The holder's summary has no progress; everything else is the same count as the team's row.
+      const expected = expectedFor(holdings[name]!.counts)
+      expect({ ...summary, progress: expected.progress }).toEqual(expected)
+      expect(sumOfParts(summary)).toBe(summary.rights_count)
+    }
+  })
+
   it('gives a person without reports an empty team and zero counters, beside their own queue', async () => {
     for (const role of ['bpo_metier', 'admin'] as const) {
       const rows = await actAs(db, role, async (tx) => (await tx.query(`select * from public.team_progress()`)).rows)
       expect(rows).toEqual([])
       const row = await actAs(db, role, (tx) => one(tx, `select * from public.manager_dashboard()`))
       const awaiting = await queueCount(role)
-      expect(row).toEqual({ team_size: 0, rights_count: 0, pending_count: 0, validated_count: 0, refused_count: 0, progress: null, awaiting_decision_count: awaiting })
+      expect(row).toEqual({
+        team_size: 0,
+        rights_count: 0,
+        pending_count: 0,
+        validated_count: 0,
+        refused_count: 0,
+        treatment_required_count: 0,
+        treated_count: 0,
+        progress: null,
+        awaiting_decision_count: awaiting,
+      })
     }
   })
 })
@@ -700,7 +767,7 @@ describe('the holder’s dashboard', () => {
     expect(rows[0]).toMatchObject({ campaign_id: soon.id, pending_count: 2 })
 
     const summary = await actAs(db, holder, (tx) => one(tx, `select * from public.my_rights_summary()`))
-    expect(summary).toEqual({ rights_count: 6, pending_count: 5, validated_count: 1, refused_count: 0 })
+    expect(summary).toEqual({ rights_count: 6, pending_count: 5, validated_count: 1, refused_count: 0, treatment_required_count: 0, treated_count: 0 })
   })
 
   it('gives no deadline to someone with nothing pending', async () => {
@@ -835,6 +902,7 @@ describe('access', () => {
   const calls: [string, string][] = [
     ['review_queue', `select * from public.review_queue()`],
     ['review_queue_count', `select public.review_queue_count()`],
+    ['review_queue_summary', `select * from public.review_queue_summary()`],
     ['team_progress', `select * from public.team_progress()`],
     ['manager_dashboard', `select * from public.manager_dashboard()`],
     ['my_rights_summary', `select * from public.my_rights_summary()`],

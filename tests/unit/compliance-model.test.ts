@@ -25,7 +25,7 @@ describe('formatRate', () => {
 })
 
 describe('the compliance CSV', () => {
-  it('holds both tables', () => {
+  it('holds the summary with what the rate counts, then both tables', () => {
     const report: ComplianceReport = {
       as_of: '2026-11-21T00:00:00Z',
       cards: {
@@ -57,8 +57,22 @@ describe('the compliance CSV', () => {
         { application_id: 'a', application_name: 'SAP', total_rights: 10, compliant_rights: 8, non_compliant_rights: 2, rate: 80, level: 'orange' },
       ],
     }
-    const [rules, apps] = complianceCsvSections(report)
+    const [summary, rules, apps] = complianceCsvSections(report)
+    // The rate with what it counts, in the page's words.
+    expect(summary).toEqual({
+      title: 'Synthèse',
+      header: ['Indicateur', 'Valeur', 'Ce qui est compté'],
+      rows: [
+        ['Taux de conformité (%)', 80, 'droits ni refusés ni inactifs / tous les droits'],
+        ['Droits conformes', 8, 'droits ni refusés ni inactifs'],
+        ['Non conformes', 2, 'droits refusés ou inactifs'],
+        ['Droits', 10, 'tous les droits'],
+        ['Règles actives', 1, ''],
+        ['Droits validés', 5, ''],
+      ],
+    })
     expect(rules?.rows).toEqual([['Inactivité', '', 'Globale', 'Évaluée', 3]])
+    expect(apps?.header).toEqual(['Application', 'Total', 'Conformes', 'Non conformes', 'Taux de conformité (%)'])
     expect(apps?.rows).toEqual([['SAP', 10, 8, 2, 80]])
   })
 })

@@ -1,9 +1,9 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Download, Filter } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
@@ -12,11 +12,14 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { downloadCsv, toCsvSections } from '@/lib/csv'
 import { cn } from '@/lib/cn'
+import { shareText } from '@/lib/plural'
 import { formatRate, levelOf, type Level } from '@/lib/rates'
 import { complianceReportQuery, useLiveCompliance } from './api'
 import {
+  COMPLIANCE_RATE_BASIS,
   complianceCsvSections,
   complianceFileName,
+  NON_COMPLIANT_RIGHTS,
   RULE_STATE_LABELS,
   ruleScopeText,
   ruleViolationsText,
@@ -45,14 +48,32 @@ function ApplicationSelect({ id, value, options, onChange }: { id: string; value
   )
 }
 
-function Stat({ label, value, tone }: { label: string; value: string | number; tone?: Level | null }) {
+interface StatProps {
+  label: string
+  value: string | number
+  tone?: Level | null
+  /** What the figure counts, under it and as its description, when the label alone could be read two ways. */
+  hint?: readonly string[]
+}
+
+function Stat({ label, value, tone, hint = [] }: StatProps) {
+  const hintId = useId()
   return (
     <Card>
       <CardContent>
         <p className="text-sm text-gray-600">{label}</p>
-        <p className={cn('text-2xl font-bold text-gray-900', tone && levelText[tone])} data-tone={tone ?? undefined}>
+        <p
+          className={cn('text-2xl font-bold text-gray-900', tone && levelText[tone])}
+          data-tone={tone ?? undefined}
+          aria-describedby={hint.length > 0 ? hint.map((_, index) => `${hintId}-${index}`).join(' ') : undefined}
+        >
           {value}
         </p>
+        {hint.map((line, index) => (
+          <p key={line} id={`${hintId}-${index}`} className="text-xs text-gray-600">
+            {line}
+          </p>
+        ))}
       </CardContent>
     </Card>
   )
@@ -118,8 +139,12 @@ export function CompliancePage({ title, applications: options }: CompliancePageP
                 label="Taux de conformité"
                 value={formatRate(data.cards.compliance_rate)}
                 tone={data.cards.compliance_level ?? levelOf(data.cards.compliance_rate)}
+                hint={[
+                  COMPLIANCE_RATE_BASIS,
+                  shareText(data.cards.compliant_rights, data.cards.total_rights, 'droit conforme', 'droits conformes'),
+                ]}
               />
-              <Stat label="Non conformes" value={data.cards.non_compliant_rights} />
+              <Stat label="Non conformes" value={data.cards.non_compliant_rights} hint={[NON_COMPLIANT_RIGHTS]} />
               <Stat label="Règles actives" value={data.cards.active_rules} />
               <Stat label="Droits validés" value={data.cards.validated_rights} />
             </div>
@@ -171,6 +196,7 @@ export function CompliancePage({ title, applications: options }: CompliancePageP
             <Card>
               <CardHeader>
                 <CardTitle>Conformité par application</CardTitle>
+                <CardDescription>Part des droits conformes : {COMPLIANCE_RATE_BASIS} de l’application.</CardDescription>
               </CardHeader>
               <Table caption="Conformité par application">
                 <TableHead>

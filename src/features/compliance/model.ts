@@ -52,6 +52,14 @@ export interface ComplianceReport {
   applications: ApplicationConformity[]
 }
 
+/**
+ * What the compliance page's Taux de conformité counts (SPEC §9: not refused, and used within the last 90 days), said
+ * under the figure and in the CSV: the RSSI dashboard's rate, under the same label, counts validated rights instead.
+ */
+export const COMPLIANT_RIGHTS = 'droits ni refusés ni inactifs'
+export const COMPLIANCE_RATE_BASIS = `${COMPLIANT_RIGHTS} / tous les droits`
+export const NON_COMPLIANT_RIGHTS = 'droits refusés ou inactifs'
+
 export const RULE_STATE_LABELS: Record<ComplianceRule['state'], string> = {
   evaluated: 'Évaluée',
   disabled: 'Désactivée',
@@ -73,7 +81,20 @@ export function complianceFileName(today: Date = new Date()): string {
 }
 
 export function complianceCsvSections(report: ComplianceReport) {
+  const { cards } = report
   return [
+    {
+      title: 'Synthèse',
+      header: ['Indicateur', 'Valeur', 'Ce qui est compté'],
+      rows: [
+        ['Taux de conformité (%)', cards.compliance_rate, COMPLIANCE_RATE_BASIS],
+        ['Droits conformes', cards.compliant_rights, COMPLIANT_RIGHTS],
+        ['Non conformes', cards.non_compliant_rights, NON_COMPLIANT_RIGHTS],
+        ['Droits', cards.total_rights, 'tous les droits'],
+        ['Règles actives', cards.active_rules, ''],
+        ['Droits validés', cards.validated_rights, ''],
+      ],
+    },
     {
       title: 'Règles de contrôle',
       header: ['Règle', 'Description', 'Portée', 'État', 'Violations'],
@@ -87,7 +108,7 @@ export function complianceCsvSections(report: ComplianceReport) {
     },
     {
       title: 'Conformité par application',
-      header: ['Application', 'Total', 'Conformes', 'Non conformes', 'Taux (%)'],
+      header: ['Application', 'Total', 'Conformes', 'Non conformes', 'Taux de conformité (%)'],
       rows: report.applications.map((app) => [
         app.application_name,
         app.total_rights,

@@ -15,6 +15,7 @@ import {
   type AwaitingRight,
   type DashboardFilters,
   type DirectoryUser,
+  type QueueSummaryRow,
   type ReviewDeadline,
   type RightExportRow,
   type RightsSummary,
@@ -42,6 +43,8 @@ export async function fetchRightsSummary(): Promise<RightsSummary> {
     pending_count: Number(row?.pending_count ?? 0),
     validated_count: Number(row?.validated_count ?? 0),
     refused_count: Number(row?.refused_count ?? 0),
+    treatment_required_count: Number(row?.treatment_required_count ?? 0),
+    treated_count: Number(row?.treated_count ?? 0),
   }
 }
 
@@ -50,6 +53,13 @@ export async function fetchReviewDeadline(): Promise<ReviewDeadline | null> {
   if (error) throwApiError(error)
   const rows = (data ?? []) as unknown as ReviewDeadline[]
   return rows[0] ?? null
+}
+
+/** The caller's whole queue counted per campaign and stage in Postgres: the same rights the header's bell counts. */
+export async function fetchReviewQueueSummary(): Promise<QueueSummaryRow[]> {
+  const { data, error } = await getSupabase().rpc('review_queue_summary')
+  if (error) throwApiError(error)
+  return (data ?? []) as unknown as QueueSummaryRow[]
 }
 
 // ---------------------------------------------------------------- manager
@@ -132,6 +142,7 @@ export async function fetchAllRightsForExport(filters: DashboardFilters, onProgr
 export const dashboardKeys = {
   rightsSummary: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'summary'] as const,
   deadline: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'deadline'] as const,
+  queueSummary: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'queue-summary'] as const,
   teamSummary: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'team-summary'] as const,
   awaiting: () => [RIGHTS_QUERY_ROOT, 'dashboard', 'awaiting'] as const,
   admin: ['dashboard', 'admin'] as const,
@@ -144,6 +155,7 @@ export const dashboardKeys = {
 
 export const rightsSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.rightsSummary(), queryFn: fetchRightsSummary })
 export const reviewDeadlineQuery = () => queryOptions({ queryKey: dashboardKeys.deadline(), queryFn: fetchReviewDeadline })
+export const reviewQueueSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.queueSummary(), queryFn: fetchReviewQueueSummary })
 export const teamSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.teamSummary(), queryFn: fetchTeamSummary })
 export const awaitingRightsQuery = () => queryOptions({ queryKey: dashboardKeys.awaiting(), queryFn: () => fetchAwaitingRights() })
 export const adminCountersQuery = () => queryOptions({ queryKey: dashboardKeys.adminCounters(), queryFn: fetchAdminCounters })
@@ -160,6 +172,7 @@ export const prefetchRssiDashboard = (queryClient: QueryClient) => queryClient.p
 
 export const useRightsSummary = () => useQuery(rightsSummaryQuery())
 export const useReviewDeadline = () => useQuery(reviewDeadlineQuery())
+export const useReviewQueueSummary = () => useQuery(reviewQueueSummaryQuery())
 export const useTeamSummary = () => useQuery(teamSummaryQuery())
 export const useAwaitingRights = () => useQuery(awaitingRightsQuery())
 export const useAdminCounters = () => useQuery(adminCountersQuery())

@@ -2,18 +2,27 @@
 import { format, subDays, subMonths } from 'date-fns'
 import type { CsvCell } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
-import type { AccountType, RightStatus } from '@/lib/labels'
+import { campaignStatusLabel, type AccountType, type CampaignStatus, type RightStatus } from '@/lib/labels'
 import type { Level } from '@/lib/rates'
 
 // ---------------------------------------------------------------- user and manager
 
-/** The caller's own rights counted (rpc('my_rights_summary')). */
-export interface RightsSummary {
+/**
+ * Rights counted by where they stand: every status is in exactly one of the five parts, so they add up to
+ * rights_count, and a screen that shows the total shows all five beside it.
+ */
+export interface RightsCounts {
   rights_count: number
   pending_count: number
   validated_count: number
   refused_count: number
+  /** Refused, awaiting the RA's treatment (status treatment_required). */
+  treatment_required_count: number
+  treated_count: number
 }
+
+/** The caller's own rights counted (rpc('my_rights_summary')). */
+export type RightsSummary = RightsCounts
 
 /** The nearest campaign end among the caller's pending rights (rpc('my_review_deadline')). */
 export interface ReviewDeadline {
@@ -23,13 +32,36 @@ export interface ReviewDeadline {
   pending_count: number
 }
 
-/** The manager dashboard's counters, over every right of the caller's team (rpc('manager_dashboard')). */
-export interface TeamSummary {
-  team_size: number
+/** The stages of a review, as the reviewers' dashboard names them. */
+export const REVIEW_STAGE_LABELS: Record<string, string> = {
+  user: 'Titulaire',
+  manager: 'Manager',
+  bpo_metier: 'BPO Métier',
+  bpo_groupe: 'BPO Groupe',
+  ra: "Responsable d'Application",
+}
+
+/** One line of a reviewer's queue counted per campaign and stage (rpc('review_queue_summary')). */
+export interface QueueSummaryRow {
+  /** Null for rights in no campaign. */
+  campaign_id: string | null
+  campaign_name: string | null
+  campaign_status: CampaignStatus | null
+  end_date: string | null
+  stage: string
   rights_count: number
-  pending_count: number
-  validated_count: number
-  refused_count: number
+}
+
+/** The deadline as the reviewer reads it: a completed campaign's end date is past, and says so. */
+export function queueDeadlineText(row: Pick<QueueSummaryRow, 'campaign_status' | 'end_date'>): string {
+  if (row.end_date === null) return '-'
+  const date = formatDate(row.end_date)
+  return row.campaign_status === 'active' || row.campaign_status === null ? date : `${date} (campagne ${campaignStatusLabel(row.campaign_status).toLowerCase()})`
+}
+
+/** The manager dashboard's counters, over every right of the caller's team (rpc('manager_dashboard')). */
+export interface TeamSummary extends RightsCounts {
+  team_size: number
   progress: number | null
   awaiting_decision_count: number
 }
@@ -40,6 +72,8 @@ export const EMPTY_TEAM_SUMMARY: TeamSummary = {
   pending_count: 0,
   validated_count: 0,
   refused_count: 0,
+  treatment_required_count: 0,
+  treated_count: 0,
   progress: null,
   awaiting_decision_count: 0,
 }
@@ -102,6 +136,12 @@ export interface ApplicationChoice {
   id: string
   name: string
 }
+
+/**
+ * What the RSSI dashboard's Taux de conformité counts (SPEC §9), said under the figure: it is not the compliance page's
+ * rate (rights neither refused nor inactive), and both carry SPEC's same label.
+ */
+export const VALIDATION_RATE_BASIS = 'droits validés / tous les droits'
 
 export interface DashboardCounters {
   total_rights: number

@@ -170,3 +170,10 @@ export function statusFor(item: Pick<QueueItem, 'approve_status' | 'refuse_statu
 export function decisionLabels(target: Pick<DecisionTarget, 'approveStatus'>): { approve: string; refuse: string } {
   return target.approveStatus === 'treated' ? { approve: 'Marquer traité', refuse: 'Traitement requis' } : { approve: 'Valider', refuse: 'Refuser' }
 }
+
+/** The bulk bar's buttons say what the row buttons say, applied to the selection: the RA's own words for the RA. */
+export function selectionLabels(approveStatus: RightStatus | null): { approve: string; refuse: string } {
+  const labels = decisionLabels({ approveStatus })
+  const suffix = approveStatus === 'treated' ? 'pour la sélection' : 'la sélection'
+  return { approve: `${labels.approve} ${suffix}`, refuse: `${labels.refuse} ${suffix}` }
+}

@@ -11,6 +11,9 @@ export interface TeamMember {
   pending_count: number
   validated_count: number
   refused_count: number
+  /** Refused, awaiting the RA's treatment (status treatment_required). */
+  treatment_required_count: number
+  treated_count: number
   progress: number | null
 }
 

@@ -75,7 +75,12 @@ describe('Compliance page', () => {
     const rate = (await screen.findByText('Taux de conformité', { selector: 'p' }, { timeout: 10_000 })).nextSibling
     expect(rate).toHaveTextContent('92%')
     expect(rate).toHaveAttribute('data-tone', 'green')
-    expect(screen.getByText('Non conformes', { selector: 'p' }).nextSibling).toHaveTextContent('100')
+    const nonCompliant = screen.getByText('Non conformes', { selector: 'p' }).nextSibling
+    expect(nonCompliant).toHaveTextContent('100')
+    expect(nonCompliant).toHaveAccessibleDescription('droits refusés ou inactifs')
+    // Not the RSSI dashboard's rate (validated / all): the figure says what it counts.
+    expect(rate).toHaveAccessibleDescription('droits ni refusés ni inactifs / tous les droits 1\u202f100 droits conformes sur 1\u202f200')
+    expect(screen.getByText('Part des droits conformes : droits ni refusés ni inactifs / tous les droits de l’application.')).toBeInTheDocument()
 
     const rules = screen.getByRole('table', { name: 'Règles de contrôle' })
     const [, evaluated, disabled] = within(rules).getAllByRole('row')

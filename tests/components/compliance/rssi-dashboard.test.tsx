@@ -122,6 +122,27 @@ describe('RSSI dashboard', () => {
     expect((stubs.fetchRssiDashboard.mock.calls[2]?.[0] as DashboardFilters).period).toBe('trimestre')
   })
 
+  it('says under Taux de conformité what it counts, distinct from the compliance page’s rate', async () => {
+    renderDashboard()
+    const rate = await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    expect(rate).toHaveAccessibleDescription('droits validés / tous les droits 1\u202f275 droits validés sur 1\u202f500')
+    const applications = screen.getByRole('region', { name: 'Conformité par application' })
+    expect(applications).toHaveTextContent('Part des droits validés : droits validés / tous les droits de l’application.')
+  })
+
+  it('agrees the counts with their nouns: one validated right, one decision', async () => {
+    stubs.fetchRssiDashboard.mockResolvedValue({
+      ...DASHBOARD,
+      counters: { ...DASHBOARD.counters, total_rights: 4, validated_rights: 1, validation_rate: 25, validation_level: 'red' },
+      activity: { decisions: 1, approved: 1, refused: 0 },
+    })
+    renderDashboard()
+    const rate = await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
+    expect(rate).toHaveAccessibleDescription('droits validés / tous les droits 1 droit validé sur 4')
+    expect(screen.getByText('1 décision sur la période')).toBeInTheDocument()
+    expect(screen.queryByText(/droits validés sur/)).not.toBeInTheDocument()
+  })
+
   it('shows the error in a red box when the figures cannot be read', async () => {
     stubs.fetchRssiDashboard.mockRejectedValue(new Error('Réservé au RSSI.'))
     renderDashboard()
@@ -203,7 +224,7 @@ describe('RSSI filters dialog', () => {
     await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
     await user.click(screen.getByRole('button', { name: 'Mois' }))
     await user.click(screen.getByRole('button', { name: 'Exporter CSV' }))
-    const busy = await screen.findByRole('button', { name: /Export en cours… \(1000 lignes\)/ })
+    const busy = await screen.findByRole('button', { name: 'Export en cours… (1\u202f000 lignes)' })
     expect(busy).toBeDisabled()
     release([
       {

@@ -123,7 +123,7 @@ describe('Review queue', () => {
     await user.click(screen.getByRole('checkbox', { name: /Rôle r1/ }))
     await user.click(screen.getByRole('checkbox', { name: /Rôle r2/ }))
     await user.click(screen.getByRole('checkbox', { name: /Rôle r3/ }))
-    expect(screen.getByText('3 droit(s) sélectionné(s).')).toBeInTheDocument()
+    expect(screen.getByText('3 droits sélectionnés.')).toBeInTheDocument()
     await user.type(screen.getByLabelText('Commentaire pour la sélection (facultatif)'), 'Revue trimestrielle')
     await user.click(screen.getByRole('button', { name: 'Refuser la sélection' }))
 
@@ -131,14 +131,14 @@ describe('Review queue', () => {
     expect(within(failures).getAllByRole('listitem').map((entry) => entry.textContent)).toEqual([
       'SAP Finance — Rôle r2 (Lucas Bonnet) : Décision impossible : ce droit a déjà été revu.',
     ])
-    expect(screen.getByText('2 décision(s) enregistrée(s).')).toBeInTheDocument()
+    expect(screen.getByText('2 décisions enregistrées.')).toBeInTheDocument()
     expect(decide.mock.calls.map(([input]) => input)).toEqual([
       { rightId: 'r1', status: 'refused_manager', comment: 'Revue trimestrielle' },
       { rightId: 'r2', status: 'refused_manager', comment: 'Revue trimestrielle' },
       { rightId: 'r3', status: 'refused_manager', comment: 'Revue trimestrielle' },
     ])
     // The failed right stays selected for another try; the list is refreshed.
-    expect(screen.getByText('1 droit(s) sélectionné(s).')).toBeInTheDocument()
+    expect(screen.getByText('1 droit sélectionné.')).toBeInTheDocument()
     // One refresh for the whole selection, not one per right.
     expect(invalidate.mock.calls).toEqual([[{ queryKey: ['rights'] }]])
   })

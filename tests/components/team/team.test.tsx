@@ -46,10 +46,12 @@ vi.mock('@/features/rights/api', async (importOriginal) => {
 const SUMMARY: TeamSummary = {
   team_size: 5,
   rights_count: 17,
-  pending_count: 9,
+  pending_count: 7,
   validated_count: 6,
   refused_count: 2,
-  progress: 47,
+  treatment_required_count: 1,
+  treated_count: 1,
+  progress: 59,
   awaiting_decision_count: 12,
 }
 
@@ -64,6 +66,8 @@ function member(overrides: Partial<TeamMember>): TeamMember {
     pending_count: 0,
     validated_count: 0,
     refused_count: 0,
+    treatment_required_count: 0,
+    treated_count: 0,
     progress: null,
     ...overrides,
   }
@@ -73,7 +77,25 @@ const MEMBERS: TeamMember[] = [
   member({ user_id: 'u-emma', full_name: 'Emma Girard', email: 'emma.girard@example.com', position: 'Chargée de clientèle', rights_count: 3, pending_count: 3, progress: 0 }),
   member({ user_id: 'u-julie', full_name: 'Julie Martin', email: 'user@example.com', position: 'Comptable', rights_count: 5, pending_count: 2, validated_count: 2, refused_count: 1, progress: 60 }),
   member({ user_id: 'u-new', full_name: 'Nina Nouvelle', email: 'nina@example.com' }),
+  // Issue 17's walkthrough: rights the RA has to treat, or has treated, count as progress and need their own columns.
+  member({ user_id: 'u-lucas', full_name: 'Lucas Bonnet', email: 'lucas.bonnet@example.com', rights_count: 3, pending_count: 1, treatment_required_count: 1, treated_count: 1, progress: 67 }),
+  member({ user_id: 'u-paul', full_name: 'Paul Mercier', email: 'paul.mercier@example.com', rights_count: 1, treated_count: 1, progress: 100 }),
 ]
+
+const TEAM_COLUMNS = ['Collaborateur', 'Poste', 'Droits', 'En attente', 'Validés', 'Refusés', 'En traitement', 'Traités', 'Progression %']
+
+/** Each row's Droits is the sum of the five columns beside it, read off the screen. */
+function expectRowsToAddUp(table: HTMLElement) {
+  const header = within(table).getAllByRole('columnheader').map((cell) => cell.textContent)
+  const at = (name: string) => header.indexOf(name)
+  const rows = within(table).getAllByRole('row').slice(1)
+  expect(rows).toHaveLength(MEMBERS.length)
+  for (const row of rows) {
+    const cells = within(row).getAllByRole('cell').map((cell) => Number(cell.textContent))
+    const parts = ['En attente', 'Validés', 'Refusés', 'En traitement', 'Traités'].map((name) => cells[at(name)]!)
+    expect(parts.reduce((a, b) => a + b, 0), row.textContent ?? '').toBe(cells[at('Droits')])
+  }
+}
 
 const AWAITING: AwaitingRight[] = [
   { right_id: 'r2', holder_name: 'Lucas Bonnet', application_name: 'Active Directory', role_name: 'Compte de service', status: 'pending', last_used_at: null, recommendation: 'Jamais utilisé', approve_status: 'validated_manager', refuse_status: 'refused_manager' },
@@ -118,9 +140,19 @@ describe('Manager dashboard', () => {
   it('shows the counters Postgres computed for the whole team', async () => {
     renderAs('/app/dashboard')
     await waitFor(() => expect(screen.getByTestId('counter-Équipe')).toHaveTextContent('5'), { timeout: 10_000 })
-    expect(screen.getByTestId('counter-En attente')).toHaveTextContent('9')
+    expect(screen.getByTestId('counter-Droits')).toHaveTextContent('17')
+    expect(screen.getByTestId('counter-En attente')).toHaveTextContent('7')
     expect(screen.getByTestId('counter-Validés')).toHaveTextContent('6')
     expect(screen.getByTestId('counter-Refusés')).toHaveTextContent('2')
+    expect(screen.getByTestId('counter-En traitement')).toHaveTextContent('1')
+    expect(screen.getByTestId('counter-Traités')).toHaveTextContent('1')
+  })
+
+  it('shows counters that add up to the team’s rights', async () => {
+    renderAs('/app/dashboard')
+    await waitFor(() => expect(screen.getByTestId('counter-Droits')).toHaveTextContent('17'), { timeout: 10_000 })
+    const parts = ['En attente', 'Validés', 'Refusés', 'En traitement', 'Traités'].map((label) => Number(screen.getByTestId(`counter-${label}`).textContent))
+    expect(parts.reduce((a, b) => a + b, 0)).toBe(17)
   })
 
   it("lists the rights awaiting the manager, by person, and leads to Mes revues to decide them", async () => {
@@ -133,7 +165,7 @@ describe('Manager dashboard', () => {
     expect(within(rows[1]!).getByText('Jamais')).toBeInTheDocument()
     expect(within(rows[1]!).getByText('Jamais utilisé')).toBeInTheDocument()
     // Only the first page of the queue is fetched; the count comes from Postgres.
-    expect(screen.getByText('2 sur 12 droit(s) en attente de votre décision.')).toBeInTheDocument()
+    expect(screen.getByText('2 sur 12 droits en attente de votre décision.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Traiter dans Mes revues' })).toHaveAttribute('href', '/app/reviews')
   })
 
@@ -151,30 +183,33 @@ describe('Manager dashboard', () => {
   it("shows the team's progress with SPEC's columns", async () => {
     renderAs('/app/dashboard')
     const table = await screen.findByRole('table', { name: "État d'avancement de l'équipe" }, { timeout: 10_000 })
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Collaborateur',
-      'Poste',
-      'Droits',
-      'Validés',
-      'Refusés',
-      'Progression %',
-    ])
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(TEAM_COLUMNS)
     const julie = within(table).getByRole('row', { name: /Julie Martin/ })
-    expect(within(julie).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Julie Martinuser@example.com', 'Comptable', '5', '2', '1', '60%'])
+    expect(within(julie).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Julie Martinuser@example.com', 'Comptable', '5', '2', '2', '1', '0', '0', '60%'])
     expect(within(julie).getByRole('progressbar', { name: 'Progression de Julie Martin' })).toHaveAttribute('aria-valuenow', '60')
     // A person without rights has no progress, and an empty position shows '-'.
     const nina = within(table).getByRole('row', { name: /Nina Nouvelle/ })
-    expect(within(nina).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Nina Nouvellenina@example.com', '-', '0', '0', '0', '-'])
+    expect(within(nina).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Nina Nouvellenina@example.com', '-', '0', '0', '0', '0', '0', '0', '-'])
+    const lucas = within(table).getByRole('row', { name: /Lucas Bonnet/ })
+    expect(within(lucas).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Lucas Bonnetlucas.bonnet@example.com', '-', '3', '1', '0', '0', '1', '1', '67%'])
+    expectRowsToAddUp(table)
   })
 
   it('gives the count alone when the whole queue fits on the dashboard', async () => {
     stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, awaiting_decision_count: 2 })
     renderAs('/app/dashboard')
-    expect(await screen.findByText('2 droit(s) en attente de votre décision.', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(await screen.findByText('2 droits en attente de votre décision.', {}, { timeout: 10_000 })).toBeInTheDocument()
+  })
+
+  it('agrees the count of one right awaiting the manager in the singular', async () => {
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, awaiting_decision_count: 1 })
+    stubs.fetchAwaitingRights.mockResolvedValue(AWAITING.slice(0, 1))
+    renderAs('/app/dashboard')
+    expect(await screen.findByText('1 droit en attente de votre décision.', {}, { timeout: 10_000 })).toBeInTheDocument()
   })
 
   it('says so when nothing awaits the manager and the team is empty', async () => {
-    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, team_size: 0, rights_count: 0, pending_count: 0, validated_count: 0, refused_count: 0, progress: null, awaiting_decision_count: 0 })
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, team_size: 0, rights_count: 0, pending_count: 0, validated_count: 0, refused_count: 0, treatment_required_count: 0, treated_count: 0, progress: null, awaiting_decision_count: 0 })
     stubs.fetchAwaitingRights.mockResolvedValue([])
     stubs.fetchTeamMembers.mockResolvedValue([])
     renderAs('/app/dashboard')
@@ -198,13 +233,16 @@ describe('Manager dashboard', () => {
 })
 
 describe('Équipe', () => {
-  it('lists each member with position, rights, validated, refused and progress', async () => {
+  it('lists each member with position, their rights by status, adding up, and progress', async () => {
     renderAs('/app/team')
     expect(await screen.findByRole('heading', { name: 'Équipe', level: 1 }, { timeout: 10_000 })).toBeInTheDocument()
     const table = await screen.findByRole('table', { name: "Membres de l'équipe" })
-    expect(within(table).getAllByRole('row')).toHaveLength(4)
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(TEAM_COLUMNS)
     const emma = within(table).getByRole('row', { name: /Emma Girard/ })
-    expect(within(emma).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Emma Girardemma.girard@example.com', 'Chargée de clientèle', '3', '0', '0', '0%'])
+    expect(within(emma).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Emma Girardemma.girard@example.com', 'Chargée de clientèle', '3', '3', '0', '0', '0', '0', '0%'])
+    const paul = within(table).getByRole('row', { name: /Paul Mercier/ })
+    expect(within(paul).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Paul Mercierpaul.mercier@example.com', '-', '1', '0', '0', '0', '0', '1', '100%'])
+    expectRowsToAddUp(table)
   })
 
   it("opens a member's rights from the keyboard, and gives focus back on Escape", async () => {

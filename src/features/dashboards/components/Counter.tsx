@@ -11,7 +11,8 @@ interface CounterProps {
 export function Counter({ label, value, className }: CounterProps) {
   return (
     <Card>
-      <CardContent>
+      {/* A label on two lines keeps the figure level with its neighbours'. */}
+      <CardContent className="flex h-full flex-col justify-between">
         <p className="text-sm text-gray-600">{label}</p>
         <p className={cn('mt-1 text-3xl font-bold tabular-nums text-gray-900', className)} data-testid={`counter-${label}`}>
           {value ?? '…'}

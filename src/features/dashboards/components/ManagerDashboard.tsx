@@ -4,10 +4,14 @@ import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
+import { countText } from '@/lib/plural'
 import { useAwaitingRights, useTeamSummary } from '../api'
 import type { AwaitingRight } from '../model'
 import { Counter } from './Counter'
 import { AwaitingRightsTable } from './AwaitingRightsTable'
+import { RightsCounters } from './RightsCounters'
+
+const awaitingText = (count: number) => countText(count, 'droit en attente', 'droits en attente')
 
 /**
  * SPEC §2's manager view on live data (ARCHITECTURE §6): counters over the whole team computed in Postgres, the first
@@ -29,12 +33,9 @@ export function ManagerDashboard({ renderActions, teamProgress }: ManagerDashboa
 
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <RightsCounters counts={summary.data} className="grid grid-cols-2 gap-4 sm:grid-cols-4 xl:grid-cols-7">
         <Counter label="Équipe" value={summary.data?.team_size} />
-        <Counter label="En attente" value={summary.data?.pending_count} />
-        <Counter label="Validés" value={summary.data?.validated_count} className="text-green-700" />
-        <Counter label="Refusés" value={summary.data?.refused_count} className="text-red-700" />
-      </div>
+      </RightsCounters>
       {summary.error && <ErrorBox message={summary.error.message} />}
 
       <Card>
@@ -46,8 +47,8 @@ export function ManagerDashboard({ renderActions, teamProgress }: ManagerDashboa
                 {total === 0
                   ? 'Rien en attente de votre décision.'
                   : shown < total
-                    ? `${shown} sur ${total} droit(s) en attente de votre décision.`
-                    : `${total} droit(s) en attente de votre décision.`}
+                    ? `${shown} sur ${awaitingText(total)} de votre décision.`
+                    : `${awaitingText(total)} de votre décision.`}
               </CardDescription>
             )}
           </div>

@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { AlertTriangle, CheckCircle2, Clock, Download, Filter, ListChecks, ShieldCheck } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button, buttonClasses } from '@/components/ui/Button'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { ProgressBar } from '@/components/ui/ProgressBar'
@@ -13,6 +13,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { downloadCsv, toCsv } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
 import { cn } from '@/lib/cn'
+import { countText, shareText } from '@/lib/plural'
 import { formatRate, levelOf, type Level } from '@/lib/rates'
 import { fetchAllRightsForExport, rssiDashboardQuery, useLiveRssiDashboard } from '../api'
 import { DashboardFiltersDialog } from './DashboardFiltersDialog'
@@ -23,6 +24,7 @@ import {
   RIGHTS_CSV_HEADER,
   rightsCsvRow,
   rightsExportFileName,
+  VALIDATION_RATE_BASIS,
   withPeriod,
   type ApplicationChoice,
   type DashboardFilters,
@@ -30,7 +32,17 @@ import {
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
 
-function Counter({ label, value, icon, tone }: { label: string; value: ReactNode; icon: ReactNode; tone?: Level | null }) {
+interface CounterProps {
+  label: string
+  value: ReactNode
+  icon: ReactNode
+  tone?: Level | null
+  /** What the figure counts, under it and as its description, when the label alone could be read two ways. */
+  hint?: readonly string[]
+}
+
+function Counter({ label, value, icon, tone, hint = [] }: CounterProps) {
+  const hintId = useId()
   return (
     <Card>
       <CardContent className="flex items-center gap-4">
@@ -39,9 +51,19 @@ function Counter({ label, value, icon, tone }: { label: string; value: ReactNode
         </span>
         <div>
           <p className="text-sm text-gray-600">{label}</p>
-          <p className={cn('text-2xl font-bold text-gray-900', tone && levelText[tone])} data-testid={`counter-${label}`} data-tone={tone ?? undefined}>
+          <p
+            className={cn('text-2xl font-bold text-gray-900', tone && levelText[tone])}
+            data-testid={`counter-${label}`}
+            data-tone={tone ?? undefined}
+            aria-describedby={hint.length > 0 ? hint.map((_, index) => `${hintId}-${index}`).join(' ') : undefined}
+          >
             {value}
           </p>
+          {hint.map((line, index) => (
+            <p key={line} id={`${hintId}-${index}`} className="text-xs text-gray-600">
+              {line}
+            </p>
+          ))}
         </div>
       </CardContent>
     </Card>
@@ -65,6 +87,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
   useLiveRssiDashboard()
   const dashboard = useQuery({ ...rssiDashboardQuery(filters), placeholderData: keepPreviousData })
   const filterCount = activeFilterCount(filters)
+  const applicationsTitleId = useId()
 
   async function exportCsv() {
     setExportError(null)
@@ -97,7 +120,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
               loading={exporting !== null}
               onClick={() => void exportCsv()}
             >
-              {exporting !== null ? `Export en cours… (${exporting} lignes)` : 'Exporter CSV'}
+              {exporting !== null ? `Export en cours… (${countText(exporting, 'ligne', 'lignes')})` : 'Exporter CSV'}
             </Button>
             <Link to="/app/campaigns" className={buttonClasses({ variant: 'primary' })}>
               Voir les campagnes
@@ -139,20 +162,24 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                 value={formatRate(counters.validation_rate)}
                 tone={counters.validation_level ?? levelOf(counters.validation_rate)}
                 icon={<ShieldCheck className="h-8 w-8" />}
+                hint={[
+                  VALIDATION_RATE_BASIS,
+                  shareText(counters.validated_rights, counters.total_rights, 'droit validé', 'droits validés'),
+                ]}
               />
               <Counter label="Comptes à risque" value={counters.at_risk_rights} icon={<AlertTriangle className="h-8 w-8" />} />
               <Counter label="Revues en cours" value={counters.reviews_in_progress} icon={<Clock className="h-8 w-8" />} />
               <Counter label="Revues complétées" value={counters.reviews_completed} icon={<CheckCircle2 className="h-8 w-8" />} />
             </div>
-            <p className="text-sm text-gray-600">
-              {counters.validated_rights} droits validés sur {counters.total_rights}
-              {data.activity ? ` · ${data.activity.decisions} décisions sur la période` : ''}
-            </p>
+            {data.activity && (
+              <p className="text-sm text-gray-600">{countText(data.activity.decisions, 'décision sur la période', 'décisions sur la période')}</p>
+            )}
 
             <div className="grid gap-6 lg:grid-cols-2">
-              <Card>
+              <Card role="region" aria-labelledby={applicationsTitleId}>
                 <CardHeader>
-                  <CardTitle>Conformité par application</CardTitle>
+                  <CardTitle id={applicationsTitleId}>Conformité par application</CardTitle>
+                  <CardDescription>Part des droits validés : {VALIDATION_RATE_BASIS} de l’application.</CardDescription>
                 </CardHeader>
                 <CardContent className="space-y-3">
                   {data.compliance_by_application.length === 0 ? (

@@ -2,45 +2,42 @@ import type { ReactNode } from 'react'
 import { CalendarClock, Clock, Info } from 'lucide-react'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
+import { useCurrentUser } from '@/auth/auth-context'
 import { formatDate } from '@/lib/dates'
+import { countText } from '@/lib/plural'
 import { useReviewDeadline, useRightsSummary } from '../api'
-
-function Counter({ label, value, tone }: { label: string; value: number | undefined; tone: string }) {
-  return (
-    <Card>
-      <CardContent>
-        <p className="text-sm text-gray-600">{label}</p>
-        <p className={`mt-1 text-3xl font-bold ${tone}`} aria-label={`${label} : ${value ?? '…'}`}>
-          {value ?? '…'}
-        </p>
-      </CardContent>
-    </Card>
-  )
-}
+import { ReviewerQueueCard } from './ReviewerQueueCard'
+import { RightsCounters } from './RightsCounters'
 
 /**
  * SPEC §2's user view on live data: counters, 'Droits à revoir' (the holder's rights with their decision buttons,
- * composed by the route) and the info notes.
+ * composed by the route) and the info notes. The other reviewers who land here (BPO Métier, BPO Groupe, RA) see their
+ * queue first: it is their work, and the rights they hold themselves come after it.
  */
 export function UserDashboard({ rightsToReview }: { rightsToReview: ReactNode }) {
   const summary = useRightsSummary()
   const deadline = useReviewDeadline()
+  const reviewer = useCurrentUser().role !== 'user'
+  // A reviewer who holds no right has nothing of their own to review: their queue is the whole page.
+  const ownRights = !reviewer || summary.data === undefined || summary.data.rights_count > 0
 
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Counter label="En attente" value={summary.data?.pending_count} tone="text-gray-900" />
-        <Counter label="Validés" value={summary.data?.validated_count} tone="text-green-700" />
-        <Counter label="Refusés" value={summary.data?.refused_count} tone="text-red-700" />
-      </div>
-      {summary.error && <ErrorBox message={summary.error.message} />}
+      {reviewer && <ReviewerQueueCard />}
+      {ownRights && (
+        <>
+          {reviewer && <h2 className="text-lg font-semibold text-gray-900">Mes propres droits</h2>}
+          <RightsCounters counts={summary.data} className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-6" />
+          {summary.error && <ErrorBox message={summary.error.message} />}
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Droits à revoir</CardTitle>
-        </CardHeader>
-        <CardContent className="p-0">{rightsToReview}</CardContent>
-      </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Droits à revoir</CardTitle>
+            </CardHeader>
+            <CardContent className="p-0">{rightsToReview}</CardContent>
+          </Card>
+        </>
+      )}
 
       <ul aria-label="Informations" className="space-y-2 text-sm text-gray-700">
         <li className="flex items-start gap-2 rounded-md bg-primary-50 p-3">
@@ -48,10 +45,10 @@ export function UserDashboard({ rightsToReview }: { rightsToReview: ReactNode })
           {deadline.data ? (
             <span>
               Date limite de revue : <strong>{formatDate(deadline.data.end_date)}</strong> (campagne « {deadline.data.campaign_name} »,{' '}
-              {deadline.data.pending_count} droit(s) en attente).
+              {countText(deadline.data.pending_count, 'droit en attente', 'droits en attente')}).
             </span>
           ) : (
-            <span>{deadline.isPending ? 'Date limite de revue : …' : 'Aucun droit en attente de votre revue.'}</span>
+            <span>{deadline.isPending ? 'Date limite de revue : …' : 'Aucun de vos droits n’attend votre revue.'}</span>
           )}
         </li>
         <li className="flex items-start gap-2 rounded-md bg-primary-50 p-3">

@@ -1,5 +1,6 @@
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
+import { countText } from '@/lib/plural'
 import { useReviewQueue } from '../api'
 import type { DecisionInput } from '../model'
 import { ReviewQueue } from './ReviewQueue'
@@ -14,7 +15,7 @@ export function ReviewsPage({ decide }: { decide?: (input: DecisionInput) => Pro
       {!queue.complete && !queue.error && (
         <Spinner
           className="mb-4 justify-start"
-          label={`Chargement de la suite de la file… ${queue.items.length} droit(s) chargé(s).`}
+          label={`Chargement de la suite de la file… ${countText(queue.items.length, 'droit chargé', 'droits chargés')}.`}
         />
       )}
       {queue.error && <ErrorBox className="mb-4" message={`La suite de la file n'a pas pu être chargée : ${queue.error.message}`} />}

@@ -9,7 +9,11 @@ interface TeamProgressTableProps {
   onOpen: (member: TeamMember) => void
 }
 
-/** SPEC §2's 'État d'avancement de l'équipe': Collaborateur, Poste, Droits, Validés, Refusés, Progression %. */
+/**
+ * SPEC §2's 'État d'avancement de l'équipe': Collaborateur, Poste, Droits, Validés, Refusés, Progression %, with the
+ * columns that make Droits the sum of the counts beside it (En attente, En traitement, Traités): a right in the RA's
+ * hands counts as progress, and would otherwise be in no column.
+ */
 export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTableProps) {
   return (
     <Table caption={caption}>
@@ -18,13 +22,16 @@ export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTabl
           <TableHeaderCell>Collaborateur</TableHeaderCell>
           <TableHeaderCell>Poste</TableHeaderCell>
           <TableHeaderCell className="text-right">Droits</TableHeaderCell>
+          <TableHeaderCell className="text-right">En attente</TableHeaderCell>
           <TableHeaderCell className="text-right">Validés</TableHeaderCell>
           <TableHeaderCell className="text-right">Refusés</TableHeaderCell>
+          <TableHeaderCell className="text-right">En traitement</TableHeaderCell>
+          <TableHeaderCell className="text-right">Traités</TableHeaderCell>
           <TableHeaderCell className="w-48">Progression %</TableHeaderCell>
         </tr>
       </TableHead>
       <TableBody>
-        {members.length === 0 && <TableEmptyRow colSpan={6} message="Aucun collaborateur dans votre équipe." />}
+        {members.length === 0 && <TableEmptyRow colSpan={9} message="Aucun collaborateur dans votre équipe." />}
         {members.map((member) => (
           <TableRow key={member.user_id}>
             <TableCell>
@@ -40,8 +47,11 @@ export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTabl
             </TableCell>
             <TableCell>{positionText(member.position)}</TableCell>
             <TableCell className="text-right tabular-nums">{member.rights_count}</TableCell>
+            <TableCell className="text-right tabular-nums">{member.pending_count}</TableCell>
             <TableCell className="text-right tabular-nums">{member.validated_count}</TableCell>
             <TableCell className="text-right tabular-nums">{member.refused_count}</TableCell>
+            <TableCell className="text-right tabular-nums">{member.treatment_required_count}</TableCell>
+            <TableCell className="text-right tabular-nums">{member.treated_count}</TableCell>
             <TableCell>
               {member.progress === null ? '-' : <ProgressBar value={member.progress} kind="progress" label={`Progression de ${member.full_name}`} />}
             </TableCell>

@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
+import { countText } from '@/lib/plural'
 import { queueFieldClass } from './QueueFiltersBar'
 import type { ReviewQueueState } from './useReviewQueueState'
 
@@ -11,7 +12,7 @@ export function BulkDecisionPanel({ queue }: { queue: ReviewQueueState }) {
   return (
     <section aria-label="Décision groupée" className="rounded-lg border border-gray-200 bg-white p-4">
       <p className="text-sm text-gray-700" aria-live="polite">
-        {selectedCount === 0 ? 'Aucun droit sélectionné.' : `${selectedCount} droit(s) sélectionné(s).`}
+        {selectedCount === 0 ? 'Aucun droit sélectionné.' : `${countText(selectedCount, 'droit sélectionné', 'droits sélectionnés')}.`}
       </p>
       <label htmlFor={commentId} className="mb-1 mt-2 block text-sm font-medium text-gray-700">
         Commentaire pour la sélection (facultatif)
@@ -19,22 +20,22 @@ export function BulkDecisionPanel({ queue }: { queue: ReviewQueueState }) {
       <textarea id={commentId} rows={2} value={queue.comment} onChange={(event) => queue.setComment(event.target.value)} className={queueFieldClass} />
       <div className="mt-3 flex flex-wrap gap-2">
         <Button variant="danger" disabled={!queue.canRefuseSelection || running !== null} loading={running === 'refuse'} onClick={() => void queue.decideSelected('refuse')}>
-          {selectionLabels.refuse} la sélection
+          {selectionLabels.refuse}
         </Button>
         <Button variant="success" disabled={selectedCount === 0 || running !== null} loading={running === 'approve'} onClick={() => void queue.decideSelected('approve')}>
-          {selectionLabels.approve} la sélection
+          {selectionLabels.approve}
         </Button>
       </div>
       {outcomes && (
         <div className="mt-3 space-y-2" role="status">
-          {successCount > 0 && <p className="text-sm text-green-700">{successCount} décision(s) enregistrée(s).</p>}
+          {successCount > 0 && <p className="text-sm text-green-700">{countText(successCount, 'décision enregistrée', 'décisions enregistrées')}.</p>}
         </div>
       )}
       {failures.length > 0 && (
         <>
           <ErrorBox
             className="mt-3"
-            title={`${failures.length} décision(s) refusée(s)`}
+            title={countText(failures.length, 'décision refusée', 'décisions refusées')}
             message={successCount > 0 ? 'Les autres décisions ont été enregistrées.' : 'Aucune décision enregistrée.'}
           />
           <ul aria-label="Décisions refusées" className="mt-2 list-disc pl-6 text-sm text-red-800">

@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/Button'
+import { countText } from '@/lib/plural'
 
 interface QueuePaginationProps {
   page: number
@@ -15,7 +16,7 @@ export function QueuePagination({ page, pageCount, total, onPage }: QueuePaginat
         Précédent
       </Button>
       <span>
-        Page {page + 1} sur {pageCount} — {total} droit(s)
+        Page {page + 1} sur {pageCount} — {countText(total, 'droit', 'droits')}
       </span>
       <Button variant="outline" size="sm" disabled={page >= pageCount - 1} onClick={() => onPage(page + 1)}>
         Suivant

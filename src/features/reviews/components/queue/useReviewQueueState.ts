@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react'
 import {
   applyFilters,
-  decisionLabels,
   filterOptions,
   groupQueue,
   NO_FILTERS,
+  selectionLabels,
   statusFor,
   type BulkOutcome,
   type Decision,
@@ -125,7 +125,8 @@ export function useReviewQueueState(
     running,
     decideSelected,
     canRefuseSelection: selectedItems.length > 0 && selectedItems.every((item) => item.refuse_status !== null),
-    selectionLabels: decisionLabels({ approveStatus: selectedItems[0]?.approve_status ?? null }),
+    // Every right of a queue is at the caller's stage: the queue's first right gives the words, selected or not.
+    selectionLabels: selectionLabels((selectedItems[0] ?? items[0])?.approve_status ?? null),
     outcomes,
     failures,
     successCount: outcomes ? outcomes.length - failures.length : 0,

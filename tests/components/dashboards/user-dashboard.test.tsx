@@ -1,0 +1,68 @@
+import { screen, waitFor } from '@testing-library/react'
+import { useQuery } from '@tanstack/react-query'
+import { renderApp } from '../support/render-app'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
+import type { ReviewDeadline, RightsSummary } from '@/features/dashboards/model'
+import type { HeldRight } from '@/features/rights/model'
+
+const stubs = vi.hoisted(() => ({
+  fetchRightsSummary: vi.fn(),
+  fetchReviewDeadline: vi.fn(),
+}))
+
+// The api neighbours are stubbed (their real query keys kept): the screen is tested on what Postgres would answer.
+vi.mock('@/features/reviews/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/reviews/api')>()),
+  useReviewQueueCount: () => ({ data: 0 }),
+}))
+vi.mock('@/features/dashboards/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/dashboards/api')>()
+  return {
+    ...actual,
+    useRightsSummary: () => useQuery({ ...actual.rightsSummaryQuery(), queryFn: () => stubs.fetchRightsSummary() as Promise<RightsSummary> }),
+    useReviewDeadline: () => useQuery({ ...actual.reviewDeadlineQuery(), queryFn: () => stubs.fetchReviewDeadline() as Promise<ReviewDeadline | null> }),
+  }
+})
+vi.mock('@/features/rights/api', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/features/rights/api')>()
+  return {
+    ...actual,
+    usePersonRights: (userId: string) => useQuery({ ...actual.personRightsQuery(userId), queryFn: async (): Promise<HeldRight[]> => [] }),
+  }
+})
+
+// Issue 17's walkthrough: 6 rights, of which 2 are in the RA's hands, counted nowhere before.
+const SUMMARY: RightsSummary = { rights_count: 6, pending_count: 1, validated_count: 1, refused_count: 2, treatment_required_count: 1, treated_count: 1 }
+
+function renderAsUser() {
+  return renderApp({ path: '/app/dashboard', gateway: createFakeGateway({ sessionUser: makeUser('user', { firstName: 'Julie', lastName: 'Martin' }) }) })
+}
+
+beforeEach(() => {
+  stubs.fetchRightsSummary.mockReset().mockResolvedValue(SUMMARY)
+  stubs.fetchReviewDeadline.mockReset().mockResolvedValue({ campaign_id: 'c1', campaign_name: 'Revue T4', end_date: '2026-12-15', pending_count: 1 })
+})
+
+describe('User dashboard', () => {
+  it('shows the total of the holder’s rights and every part of it, which add up', async () => {
+    renderAsUser()
+    await waitFor(() => expect(screen.getByTestId('counter-Droits')).toHaveTextContent('6'), { timeout: 10_000 })
+    const parts = { 'En attente': '1', Validés: '1', Refusés: '2', 'En traitement': '1', Traités: '1' }
+    for (const [label, value] of Object.entries(parts)) expect(screen.getByTestId(`counter-${label}`)).toHaveTextContent(value)
+    expect(Object.keys(parts).reduce((total, label) => total + Number(screen.getByTestId(`counter-${label}`).textContent), 0)).toBe(6)
+  })
+
+  it('agrees the deadline’s count in the singular and the plural', async () => {
+    renderAsUser()
+    const notes = await screen.findByRole('list', { name: 'Informations' }, { timeout: 10_000 })
+    await waitFor(() => expect(notes).toHaveTextContent('(campagne « Revue T4 », 1 droit en attente).'))
+    expect(notes).toHaveTextContent('15 décembre 2026')
+  })
+
+  it('writes several pending rights in the plural', async () => {
+    stubs.fetchReviewDeadline.mockResolvedValue({ campaign_id: 'c1', campaign_name: 'Revue T4', end_date: '2026-12-15', pending_count: 3 })
+    renderAsUser()
+    const notes = await screen.findByRole('list', { name: 'Informations' }, { timeout: 10_000 })
+    await waitFor(() => expect(notes).toHaveTextContent('(campagne « Revue T4 », 3 droits en attente).'))
+  })
+})
