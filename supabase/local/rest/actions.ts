@@ -40,6 +40,8 @@ export interface RestRequest {
   params: QueryParams
   body: Buffer
   planner: Planner
+  /** The exposed schema the request is for (Accept-Profile, Content-Profile). */
+  schema: string
   db: Database
   maxRows: number
 }
@@ -63,7 +65,7 @@ export async function readRelation(request: RestRequest, table: Table): Promise<
   const source = `${qualified(table)} as ${quoteIdent(plan.alias)}`
   return run(request, true, async (tx) => {
     const p = new Params()
-    const row = await queryOne<ReadRow>(tx, readStatement(plan, p, { source, ...readOptions(request) }), p.values)
+    const row = await statementRow<ReadRow>(request, tx, readStatement(plan, p, { source, ...readOptions(request) }), p.values)
     const rows = Number(row.page_total)
     checkSingular(request, rows)
     return pageResponse({
@@ -92,7 +94,7 @@ export async function insertRows(request: RestRequest, table: Table): Promise<Re
       upsert: plan.conflict?.action === 'merge',
       primaryKey,
     })
-    const row = await queryOne<MutationRow>(tx, sql, p.values)
+    const row = await statementRow<MutationRow>(request, tx, sql, p.values)
     const rows = Number(row.page_total)
     checkSingular(request, rows)
     const headers: Record<string, string> = {
@@ -122,7 +124,7 @@ export async function putRow(request: RestRequest, table: Table): Promise<RestRe
       ...(representation ? { read: readOverMutation(request, read) } : {}),
       upsert: true,
     })
-    const row = await queryOne<MutationRow>(tx, sql, p.values)
+    const row = await statementRow<MutationRow>(request, tx, sql, p.values)
     // The payload's key differed from the URL's, so nothing was written; PostgREST also undoes the transaction.
     if (Number(row.page_total) !== 1) throw errors.putMismatch()
     const headers = preferenceApplied(request.method, prefs)
@@ -157,7 +159,7 @@ export async function updateOrDeleteRows(request: RestRequest, table: Table, kin
   return run(request, false, async (tx) => {
     const p = new Params()
     const mutation = update ? updateStatement(update, read, p, returning) : deleteStatement(read, p, returning)
-    const row = await queryOne<MutationRow>(tx, mutationStatement(mutation, p, representation ? { read: readOverMutation(request, read) } : {}), p.values)
+    const row = await statementRow<MutationRow>(request, tx, mutationStatement(mutation, p, representation ? { read: readOverMutation(request, read) } : {}), p.values)
     const rows = Number(row.page_total)
     if (prefs.handling === 'strict' && prefs.maxAffected !== undefined && rows > prefs.maxAffected) throw errors.maxAffected(rows)
     checkSingular(request, rows)
@@ -201,7 +203,7 @@ export async function callFunction(request: RestRequest, name: string): Promise<
   if (!plan.result) {
     return run(request, readOnly, async (tx) => {
       const p = new Params()
-      const row = await queryOne<{ body?: string | null }>(tx, callScalarStatement(plan, p), p.values)
+      const row = await statementRow<{ body?: string | null }>(request, tx, callScalarStatement(plan, p), p.values)
       if (routine.returns.kind === 'void') return { status: 204, headers: applied, body: '' }
       checkAffected(1)
       // One value: the range of a one-row result, counted when asked.
@@ -218,7 +220,7 @@ export async function callFunction(request: RestRequest, name: string): Promise<
     // A function returning one row (not a set of them) answers with that row as an object.
     const body = !routine.setOf && options.body === 'json' ? 'object' : options.body
     const sql = callReadStatement(plan, read, p, { ...options, body, ...(routine.returns.kind === 'scalar' ? { scalarColumn: routine.name } : {}) })
-    const row = await queryOne<ReadRow>(tx, sql, p.values)
+    const row = await statementRow<ReadRow>(request, tx, sql, p.values)
     const rows = Number(row.page_total)
     checkAffected(rows)
     if (routine.setOf) checkSingular(request, rows)
@@ -243,11 +245,28 @@ function filtersOnEmbed(condition: Condition): boolean {
 /** The request's transaction, as the caller; tx=rollback keeps the answer but undoes the work. */
 function run(request: RestRequest, readOnly: boolean, fn: (tx: Sql) => Promise<RestResponse>): Promise<RestResponse> {
   const { timezone, tx: txEnd } = request.prefs
-  return asCaller(request.db, request.req, request.path, request.caller, { readOnly, ...(timezone ? { timezone } : {}) }, async (tx) => {
+  return asCaller(request.db, request.req, request.path, request.caller, { readOnly, schema: request.schema, ...(timezone ? { timezone } : {}) }, async (tx) => {
     const response = await fn(tx)
     if (txEnd === 'rollback') throw new Rollback(response)
     return response
   })
+}
+
+const PLAN_MEDIA = { json: 'application/json', object: 'application/vnd.pgrst.object+json', csv: 'text/csv', openapi: 'application/openapi+json' }
+
+/**
+ * The row of the request's one statement. With `Accept: application/vnd.pgrst.plan`, the answer is that statement's
+ * EXPLAIN instead, and the transaction is undone, so that even a plan with `options=analyze` changes nothing.
+ */
+async function statementRow<T>(request: RestRequest, tx: Sql, sql: string, params: unknown[]): Promise<T> {
+  const { plan } = request.accept
+  if (!plan) return queryOne<T>(tx, sql, params)
+  const options = [`format ${plan.format}`, ...plan.options.map((option) => `${option} true`)]
+  const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (${options.join(', ')}) ${sql}`, params)
+  const lines = rows.map((row) => row['QUERY PLAN'])
+  const body = plan.format === 'json' ? JSON.stringify(typeof lines[0] === 'string' ? JSON.parse(lines[0]) : lines[0]) : lines.join('\n')
+  const type = `application/vnd.pgrst.plan+${plan.format}; for="${PLAN_MEDIA[request.accept.media]}"; charset=utf-8`
+  throw new Rollback({ status: 200, headers: { 'Content-Type': type }, body })
 }
 
 async function queryOne<T>(tx: Sql, sql: string, params: unknown[]): Promise<T> {

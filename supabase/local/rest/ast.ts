@@ -100,6 +100,11 @@ export interface Preferences {
 export type MediaType = 'json' | 'object' | 'csv' | 'openapi'
 
 export interface Accept {
+  /** The representation asked for; with `plan`, the one whose statement is explained. */
   media: MediaType
   stripNulls: boolean
+  /** `application/vnd.pgrst.plan`: EXPLAIN the request's statement, in this format with these options, instead. */
+  plan?: { format: 'json' | 'text'; options: PlanOption[] }
 }
+
+export type PlanOption = 'analyze' | 'verbose' | 'settings' | 'buffers' | 'wal'

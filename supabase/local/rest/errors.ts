@@ -24,13 +24,13 @@ export function queryParamError(what: string, input: string, position: number, e
 }
 
 export const errors = {
-  tableNotFound: (name: string, suggestion?: string) =>
+  tableNotFound: (schema: string, name: string, suggestion?: string) =>
     pgrstError(
       404,
       'PGRST205',
-      `Could not find the table 'public.${name}' in the schema cache`,
+      `Could not find the table '${schema}.${name}' in the schema cache`,
       null,
-      suggestion ? `Perhaps you meant the table 'public.${suggestion}'` : null,
+      suggestion ? `Perhaps you meant the table '${schema}.${suggestion}'` : null,
     ),
   columnNotFound: (table: string, column: string) =>
     pgrstError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`),
@@ -64,8 +64,8 @@ export const errors = {
   aggregatesNotAllowed: () => pgrstError(400, 'PGRST123', 'Use of aggregate functions is not allowed'),
   invalidBody: (message: string, details: string | null = null) => pgrstError(400, 'PGRST102', message, details),
   invalidRange: (details: string) => pgrstError(416, 'PGRST103', 'Requested range not satisfiable', details),
-  unacceptableSchema: (schema: string) =>
-    pgrstError(406, 'PGRST106', `Invalid schema: ${schema}`, null, 'Only the following schemas are exposed: public'),
+  unacceptableSchema: (schema: string, exposed: string[]) =>
+    pgrstError(406, 'PGRST106', `Invalid schema: ${schema}`, null, `Only the following schemas are exposed: ${exposed.join(', ')}`),
   mediaType: (types: string[]) =>
     pgrstError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`),
   unsupportedContentType: (type: string) =>

@@ -4,9 +4,9 @@ import { callFunction, insertRows, putRow, readRelation, updateOrDeleteRows, typ
 import { errors, fromDatabaseError, isDatabaseError } from './errors'
 import { openApiDocument } from './openapi'
 import { Planner } from './planner'
-import { checkProfile, negotiate, parsePreferences, parseQueryParams } from './request'
+import { chooseSchema, negotiate, parsePreferences, parseQueryParams } from './request'
 import { CONTENT_TYPES } from './response'
-import { loadSchemaCache } from './schema'
+import { loadSchemaCache, type SchemaCache } from './schema'
 import { authenticate } from './session'
 
 // /rest/v1: PostgREST's HTTP interface. Each request is parsed (request.ts, grammar.ts), planned against the
@@ -14,7 +14,9 @@ import { authenticate } from './session'
 // transaction as the caller (actions.ts, session.ts).
 
 export async function createRestHandler(context: ApiContext): Promise<RouteHandler> {
-  const schema = await loadSchemaCache(context.db)
+  const exposed = context.config.exposedSchemas ?? ['public']
+  const caches = new Map<string, SchemaCache>()
+  for (const name of exposed) caches.set(name, await loadSchemaCache(context.db, name))
   let timezones: Promise<Set<string>> | undefined
   const knownTimezones = () =>
     (timezones ??= context.db.query<{ name: string }>('select name from pg_catalog.pg_timezone_names').then(({ rows }) => new Set(rows.map((row) => row.name))))
@@ -41,7 +43,7 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
     if (!isRoot && !isRpc && segments.length !== 1) throw errors.invalidPath()
     if (!isRoot && segments.some((segment) => segment === '' || segment.includes('\0'))) throw errors.invalidPath()
     const profileHeader = header(req, reading ? 'accept-profile' : 'content-profile')
-    checkProfile(profileHeader)
+    const schema = caches.get(chooseSchema(profileHeader, exposed))!
 
     if (isRoot) {
       if (!reading) throw errors.unsupportedMethod(method)
@@ -62,11 +64,12 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
       path: route.path,
       method,
       caller,
-      accept: negotiate(header(req, 'accept')),
+      accept: negotiate(header(req, 'accept'), false, context.config.planEnabled ?? false),
       prefs,
       params: parseQueryParams(route.url.search, isRpc && reading),
       body,
       planner: new Planner(schema),
+      schema: schema.name,
       db: context.db,
       maxRows: context.config.maxRows,
     }
@@ -83,7 +86,7 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
               ? await putRow(request, request.planner.table(name))
               : await updateOrDeleteRows(request, request.planner.table(name), method === 'PATCH' ? 'update' : 'delete')
       // A client that named the schema is told which one answered.
-      const profile: Record<string, string> = profileHeader === undefined ? {} : { 'Content-Profile': 'public' }
+      const profile: Record<string, string> = profileHeader === undefined ? {} : { 'Content-Profile': schema.name }
       send(res, response.status, method === 'HEAD' ? '' : response.body, { ...response.headers, ...profile })
     } catch (error) {
       if (isDatabaseError(error)) throw fromDatabaseError(error, caller.authenticated)

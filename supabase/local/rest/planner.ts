@@ -129,12 +129,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-function pseudoTable(name: string, columns: Column[]): Table {
+/** What a function returns, seen as a relation; rows of an exposed relation keep its computed columns. */
+function pseudoTable(schema: string, name: string, columns: Column[], computedColumns = new Map<string, Column>()): Table {
   return {
+    schema,
     name,
     kind: 'table',
     columns,
     columnsByName: new Map(columns.map((column) => [column.name, column])),
+    computedColumns,
     primaryKey: [],
     insertable: false,
     updatable: false,
@@ -150,7 +153,7 @@ export class Planner {
 
   table(name: string): Table {
     const table = this.schema.tables.get(name)
-    if (!table) throw errors.tableNotFound(name, closest(name, [...this.schema.tables.keys()]))
+    if (!table) throw errors.tableNotFound(this.schema.name, name, closest(name, [...this.schema.tables.keys()]))
     return table
   }
 
@@ -248,7 +251,7 @@ export class Planner {
   }
 
   private column(plan: ReadPlan, name: string): Column {
-    const column = plan.table.columnsByName.get(name)
+    const column = plan.table.columnsByName.get(name) ?? plan.table.computedColumns.get(name)
     if (!column) throw errors.undefinedColumn(plan.label, name)
     return column
   }
@@ -412,9 +415,10 @@ export class Planner {
     else for (const key of keys) plan.args.push({ param: routine.params.find((param) => param.name === key)!, value: args![key] })
 
     if (routine.returns.kind === 'composite') {
-      plan.result = pseudoTable(routine.returns.table ?? routine.name, routine.returns.columns)
+      const table = routine.returns.table === undefined ? undefined : this.schema.tables.get(routine.returns.table)
+      plan.result = pseudoTable(routine.schema, routine.returns.table ?? routine.name, routine.returns.columns, table?.computedColumns)
     } else if (routine.returns.kind === 'scalar' && routine.setOf) {
-      plan.result = pseudoTable(routine.name, [
+      plan.result = pseudoTable(routine.schema, routine.name, [
         { name: routine.name, type: routine.returns.type, typeSql: '', typeOid: 0, nullable: true, hasDefault: false, generated: false },
       ])
     }
@@ -427,24 +431,24 @@ export class Planner {
     let hint: string | null = null
     if (overloads.length === 0) {
       const other = closest(name, [...this.schema.routines.keys()])
-      if (other) hint = `Perhaps you meant to call the function public.${other}`
+      if (other) hint = `Perhaps you meant to call the function ${this.schema.name}.${other}`
     } else {
       const lists = overloads.map((routine) => `(${routine.params.map((param) => param.name).sort().join(', ')})`)
       const best = closest(`(${keys.join(', ')})`, lists)
-      if (best) hint = `Perhaps you meant to call the function public.${name}${best}`
+      if (best) hint = `Perhaps you meant to call the function ${this.schema.name}.${name}${best}`
     }
     return pgrstError(
       404,
       'PGRST202',
-      `Could not find the function public.${name}${signature} in the schema cache`,
-      `Searched for the function public.${name}${searched}${isPost ? ' or with a single unnamed json/jsonb parameter' : ''}, but no matches were found in the schema cache.`,
+      `Could not find the function ${this.schema.name}.${name}${signature} in the schema cache`,
+      `Searched for the function ${this.schema.name}.${name}${searched}${isPost ? ' or with a single unnamed json/jsonb parameter' : ''}, but no matches were found in the schema cache.`,
       hint,
     )
   }
 }
 
 function ambiguousRoutine(routines: Routine[]) {
-  const list = routines.map((routine) => `public.${routine.name}(${routine.params.map((param) => `${param.name} => ${param.type}`).join(', ')})`)
+  const list = routines.map((routine) => `${routine.schema}.${routine.name}(${routine.params.map((param) => `${param.name} => ${param.type}`).join(', ')})`)
   return pgrstError(
     300,
     'PGRST203',

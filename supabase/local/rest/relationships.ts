@@ -7,7 +7,11 @@ import { closest } from './similarity'
 
 export function findRelationship(schema: SchemaCache, origin: string, target: string, hint: string | undefined): Relationship {
   const candidates = schema.relationships.get(origin) ?? []
+  // A computed relationship is named by its function, and takes the place of a foreign key of the same name.
+  const computed = hint === undefined ? candidates.find((rel) => rel.computed?.function === target) : undefined
+  if (computed) return computed
   const matches = candidates.filter((rel) => {
+    if (rel.computed) return false
     const single = rel.columns.length === 1 ? rel.columns[0] : undefined
     const originColumn = (name: string) => single?.[0] === name
     const targetColumn = (name: string) => single?.[1] === name
@@ -20,7 +24,9 @@ export function findRelationship(schema: SchemaCache, origin: string, target: st
       }
       return target === rel.foreignTable && rel.cardinality === 'o2m' && targetColumn(hint)
     }
-    if (hint === undefined) return target === rel.foreignTable || constraint(target) || originColumn(target)
+    // Named by its constraint or its column, a foreign key means its own table, not the views that show it.
+    const toView = schema.tables.get(rel.foreignTable)?.kind === 'view'
+    if (hint === undefined) return target === rel.foreignTable || (!toView && (constraint(target) || originColumn(target)))
     return target === rel.foreignTable && (constraint(hint) || originColumn(hint) || targetColumn(hint) || junction(hint))
   })
   if (matches.length === 1) return matches[0]!
@@ -42,7 +48,7 @@ function noRelationship(schema: SchemaCache, origin: string, target: string, hin
     400,
     'PGRST200',
     `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
-    `Searched for a foreign key relationship between '${origin}' and '${target}'${hint === undefined ? '' : ` using the hint '${hint}'`} in the schema 'public', but no matches were found.`,
+    `Searched for a foreign key relationship between '${origin}' and '${target}'${hint === undefined ? '' : ` using the hint '${hint}'`} in the schema '${schema.name}', but no matches were found.`,
     suggestion,
   )
 }

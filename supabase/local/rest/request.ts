@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { decodeUtf8, header, parseJson } from '../http'
-import type { Accept, EmbedPath, Preferences, QueryParams } from './ast'
+import type { Accept, EmbedPath, PlanOption, Preferences, QueryParams } from './ast'
 import { errors, pgrstError } from './errors'
 import { parseColumnList, parseFilterValue, parseLogicTree, parseOrder, parseSelect, parseTreePath } from './grammar'
 
@@ -221,11 +221,24 @@ function parseMediaRanges(header: string): MediaRange[] {
     .sort((a, b) => b.q - a.q || a.index - b.index)
 }
 
+const PLAN_OPTIONS: PlanOption[] = ['analyze', 'verbose', 'settings', 'buffers', 'wal']
+
+/** `application/vnd.pgrst.plan[+json|+text]; for="…"; options=analyze|verbose`, or undefined for another media. */
+function planRange(range: MediaRange): Accept | undefined {
+  const format = { 'application/vnd.pgrst.plan': 'text', 'application/vnd.pgrst.plan+text': 'text', 'application/vnd.pgrst.plan+json': 'json' }[range.type]
+  if (format !== 'json' && format !== 'text') return undefined
+  const media = { 'application/json': 'json', 'application/vnd.pgrst.object+json': 'object', 'text/csv': 'csv' }[range.params.get('for') ?? 'application/json']
+  const options = (range.params.get('options') ?? '').split('|').filter(Boolean)
+  if ((media !== 'json' && media !== 'object' && media !== 'csv') || !options.every((option) => PLAN_OPTIONS.includes(option as PlanOption))) return undefined
+  return { media, stripNulls: false, plan: { format, options: options as PlanOption[] } }
+}
+
 /**
  * Content negotiation on Accept. JSON arrays, single objects (vnd.pgrst.object), CSV, and the stripped-nulls
- * variants are offered; EXPLAIN plans are not (Supabase keeps db-plan-enabled off). `root`: the OpenAPI endpoint.
+ * variants are offered; EXPLAIN plans only when `planEnabled` (PostgREST's db-plan-enabled, off on Supabase).
+ * `root`: the OpenAPI endpoint.
  */
-export function negotiate(header: string | undefined, root = false): Accept {
+export function negotiate(header: string | undefined, root = false, planEnabled = false): Accept {
   if (!header || header.trim() === '') return { media: root ? 'openapi' : 'json', stripNulls: false }
   const ranges = parseMediaRanges(header)
   for (const range of ranges) {
@@ -234,6 +247,8 @@ export function negotiate(header: string | undefined, root = false): Accept {
       if (['*/*', 'application/*', 'application/json', 'application/openapi+json'].includes(range.type)) return { media: 'openapi', stripNulls: false }
       continue
     }
+    const plan = planEnabled ? planRange(range) : undefined
+    if (plan) return plan
     switch (range.type) {
       case '*/*':
       case 'application/*':
@@ -252,9 +267,11 @@ export function negotiate(header: string | undefined, root = false): Accept {
   throw errors.mediaType(splitList(header))
 }
 
-/** Accept-Profile (reads) or Content-Profile (writes): only `public` is exposed. */
-export function checkProfile(value: string | undefined): void {
-  if (value !== undefined && value.trim() !== 'public') throw errors.unacceptableSchema(value)
+/** The schema Accept-Profile (reads) or Content-Profile (writes) names, among those exposed; the first by default. */
+export function chooseSchema(value: string | undefined, exposed: string[]): string {
+  if (value === undefined) return exposed[0]!
+  if (!exposed.includes(value.trim())) throw errors.unacceptableSchema(value, exposed)
+  return value.trim()
 }
 
 /** Deeper payloads are refused before they reach JSON.stringify and Postgres' JSON parser, both recursive. */

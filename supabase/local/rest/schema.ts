@@ -1,10 +1,8 @@
 import type { Database } from '../database'
 import { quoteIdent } from './identifiers'
 
-// The schema cache: what PostgREST introspects at start (src/PostgREST/SchemaCache.hs). Only `public` is
-// exposed. Every identifier that reaches SQL comes from here, never from the request.
-
-export const EXPOSED_SCHEMA = 'public'
+// The schema cache: what PostgREST introspects at start (src/PostgREST/SchemaCache.hs), one per exposed schema.
+// Every identifier that reaches SQL comes from here, never from the request.
 
 export interface Column {
   name: string
@@ -21,13 +19,34 @@ export interface Column {
    * `nextval(…)` of an identity column's sequence. Evaluated once per row under Prefer: missing=default.
    */
   defaultSql?: string
+  /** A computed column: a function of the row, `fn(row)`, which PostgREST selects, filters and orders like a column. */
+  computed?: RowFunction
+}
+
+/**
+ * A function taking one row of a relation: a computed column (it returns a value) or a computed relationship (it
+ * returns rows of another relation). It is called with the row rebuilt from the relation's columns, so that the
+ * call means the same whether the row comes from the table, a function's result or a mutation's RETURNING.
+ */
+export interface RowFunction {
+  schema: string
+  function: string
+  /** The parameter's type as SQL: the relation's row type. */
+  rowType: string
+  /** The relation's columns, in order, which make up its row. */
+  rowColumns: string[]
+  /** Whether it returns a set: a function returning one composite gives a row of nulls when it finds nothing. */
+  returnsSet: boolean
 }
 
 export interface Table {
+  schema: string
   name: string
   kind: 'table' | 'view' | 'materialized view' | 'foreign table'
   columns: Column[]
   columnsByName: Map<string, Column>
+  /** Computed columns by name: selectable, filterable and orderable, never part of `*` nor writable. */
+  computedColumns: Map<string, Column>
   primaryKey: string[]
   insertable: boolean
   updatable: boolean
@@ -55,6 +74,8 @@ export interface Relationship {
   /** [origin column, target column]; empty for many-to-many. */
   columns: Array<[string, string]>
   junction?: Junction
+  /** A computed relationship: the function of the origin's row that returns the target's rows. */
+  computed?: RowFunction
   toOne: boolean
 }
 
@@ -68,6 +89,7 @@ export interface RoutineParam {
 }
 
 export interface Routine {
+  schema: string
   name: string
   params: RoutineParam[]
   setOf: boolean
@@ -79,6 +101,8 @@ export interface Routine {
 }
 
 export interface SchemaCache {
+  /** The exposed schema this cache describes. */
+  name: string
   tables: Map<string, Table>
   /** Relationships by origin table name. */
   relationships: Map<string, Relationship[]>
@@ -128,8 +152,8 @@ const RELATION_KINDS: Record<string, Table['kind']> = {
   f: 'foreign table',
 }
 
-/** Reads tables, columns, keys, relationships and functions of the exposed schema. Runs as the database owner. */
-export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
+/** Reads tables, columns, keys, relationships and functions of an exposed schema. Runs as the database owner. */
+export async function loadSchemaCache(db: Database, schemaName: string): Promise<SchemaCache> {
   const types = new Map<string, TypeRow>()
   for (const row of (
     await db.query<TypeRow>(
@@ -148,7 +172,7 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
   }
 
   const castTypes = new Map<string, string>()
-  for (const schema of ['pg_catalog', EXPOSED_SCHEMA, 'extensions']) {
+  for (const schema of ['pg_catalog', schemaName, 'extensions']) {
     for (const type of types.values()) {
       if (type.schema !== schema || type.category === 'A' || type.kind === 'p') continue
       const key = type.name.toLowerCase()
@@ -174,7 +198,7 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
             c.relkind in ('r', 'p') or (pg_catalog.pg_relation_is_updatable(c.oid, false) & 16) = 16 as deletable
        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
-    [EXPOSED_SCHEMA],
+    [schemaName],
   )
 
   const { rows: routineRows } = await db.query<{
@@ -183,6 +207,7 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
     retset: boolean
     volatility: string
     ndefaults: number
+    rows: number
     argtypes: string[] | null
     allargtypes: string[] | null
     argmodes: string[] | null
@@ -191,14 +216,14 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
   }>(
     // In creation order, the order in which PostgREST lists overloads.
     `select p.proname as name, p.prorettype::text as rettype, p.proretset as retset, p.provolatile::text as volatility,
-            p.pronargdefaults::int as ndefaults, p.proargtypes::oid[]::text[] as argtypes,
+            p.pronargdefaults::int as ndefaults, p.prorows::float8 as rows, p.proargtypes::oid[]::text[] as argtypes,
             p.proallargtypes::text[] as allargtypes, p.proargmodes::text[] as argmodes, p.proargnames as argnames,
             array(select t::pg_catalog.regtype::text
                     from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality as a(t, i) order by i) as argtypenames
        from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
       where n.nspname = $1 and p.prokind = 'f'
       order by p.oid`,
-    [EXPOSED_SCHEMA],
+    [schemaName],
   )
 
   // Columns of the exposed relations, and of composite types that exposed functions return.
@@ -249,10 +274,12 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
   for (const row of relationRows) {
     const columns = columnsByRelid.get(row.oid) ?? []
     const table: Table = {
+      schema: schemaName,
       name: row.name,
       kind: RELATION_KINDS[row.kind] ?? 'table',
       columns,
       columnsByName: new Map(columns.map((column) => [column.name, column])),
+      computedColumns: new Map(),
       primaryKey: [],
       insertable: row.insertable,
       updatable: row.updatable,
@@ -262,18 +289,19 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
     tableByOid.set(row.oid, table)
   }
 
+  // A view's columns that are plain references to a base table's columns carry that table's foreign keys, as in
+  // PostgREST's schema cache.
+  const viewSources = await viewColumnSources(db, relationRows.filter((row) => row.kind === 'v').map((row) => row.oid))
+  const baseOids = new Set([...viewSources.values()].flatMap((sources) => sources.map((source) => source.relid)))
   const { rows: constraintRows } = await db.query<{
     name: string
     type: string
     relid: string
     frelid: string
-    cols: number[]
-    fcols: number[] | null
     attnames: string[]
     fattnames: string[] | null
   }>(
     `select con.conname as name, con.contype::text as type, con.conrelid::text as relid, con.confrelid::text as frelid,
-            con.conkey::int[] as cols, con.confkey::int[] as fcols,
             array(select a.attname::text from unnest(con.conkey) with ordinality k(num, i)
                     join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num order by k.i) as attnames,
             array(select a.attname::text from unnest(con.confkey) with ordinality k(num, i)
@@ -281,38 +309,53 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
        from pg_catalog.pg_constraint con
       where con.conrelid = any($1::oid[]) and con.contype in ('p', 'u', 'f')
       order by con.conname`,
-    [`{${relationRows.map((r) => r.oid).join(',')}}`],
+    [`{${[...new Set([...relationRows.map((r) => r.oid), ...baseOids])].join(',')}}`],
   )
 
   const uniqueKeys = new Map<string, string[][]>()
   for (const row of constraintRows) {
     if (row.type !== 'p' && row.type !== 'u') continue
     const table = tableByOid.get(row.relid)
-    if (!table) continue
-    if (row.type === 'p') table.primaryKey = row.attnames
-    uniqueKeys.set(table.name, [...(uniqueKeys.get(table.name) ?? []), row.attnames])
+    if (table && row.type === 'p') table.primaryKey = row.attnames
+    uniqueKeys.set(row.relid, [...(uniqueKeys.get(row.relid) ?? []), row.attnames])
+  }
+
+  /** The exposed relations that show all of `columns` of the relation `relid`: itself, and views of its columns. */
+  const exposedAs = (relid: string, columns: string[]): Array<{ table: Table; name: (column: string) => string }> => {
+    const found: Array<{ table: Table; name: (column: string) => string }> = []
+    const self = tableByOid.get(relid)
+    if (self) found.push({ table: self, name: (column) => column })
+    for (const [viewOid, sources] of viewSources) {
+      const names = new Map<string, string>()
+      // The first view column of each base column; a view that shows one twice is joined through the first.
+      for (const source of sources) if (source.relid === relid && !names.has(source.column)) names.set(source.column, source.name)
+      const view = tableByOid.get(viewOid)
+      if (view && columns.every((column) => names.has(column))) found.push({ table: view, name: (column) => names.get(column)! })
+    }
+    return found
   }
 
   const relationships: Relationship[] = []
   for (const row of constraintRows) {
-    if (row.type !== 'f') continue
-    const origin = tableByOid.get(row.relid)
-    const target = tableByOid.get(row.frelid)
-    if (!origin || !target || !row.fattnames) continue
-    const columns = row.attnames.map((name, i): [string, string] => [name, row.fattnames![i]!])
+    if (row.type !== 'f' || !row.fattnames) continue
     const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((name) => b.includes(name))
-    const unique = (uniqueKeys.get(origin.name) ?? []).some((key) => sameSet(key, row.attnames))
-    const isSelf = origin.name === target.name
-    relationships.push({ table: origin.name, foreignTable: target.name, isSelf, cardinality: unique ? 'o2o' : 'm2o', constraint: row.name, columns, toOne: true })
-    relationships.push({
-      table: target.name,
-      foreignTable: origin.name,
-      isSelf,
-      cardinality: unique ? 'o2o' : 'o2m',
-      constraint: row.name,
-      columns: columns.map(([a, b]): [string, string] => [b, a]),
-      toOne: unique,
-    })
+    const unique = (uniqueKeys.get(row.relid) ?? []).some((key) => sameSet(key, row.attnames))
+    for (const origin of exposedAs(row.relid, row.attnames)) {
+      for (const target of exposedAs(row.frelid, row.fattnames)) {
+        const columns = row.attnames.map((name, i): [string, string] => [origin.name(name), target.name(row.fattnames![i]!)])
+        const isSelf = origin.table.name === target.table.name
+        relationships.push({ table: origin.table.name, foreignTable: target.table.name, isSelf, cardinality: unique ? 'o2o' : 'm2o', constraint: row.name, columns, toOne: true })
+        relationships.push({
+          table: target.table.name,
+          foreignTable: origin.table.name,
+          isSelf,
+          cardinality: unique ? 'o2o' : 'o2m',
+          constraint: row.name,
+          columns: columns.map(([a, b]): [string, string] => [b, a]),
+          toOne: unique,
+        })
+      }
+    }
   }
   // A table whose primary key includes two foreign keys joins their targets many-to-many.
   for (const first of relationships) {
@@ -340,16 +383,159 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
       })
     }
   }
+
+  // Functions of one row of an exposed relation: computed columns, or computed relationships when they return rows
+  // of an exposed relation (to-one unless they return a set of more than one row).
+  for (const row of routineRows) {
+    const inputs = row.argtypes ?? []
+    const origin = inputs.length === 1 && !(row.argmodes ?? []).includes('v') ? tableByOid.get(types.get(inputs[0]!)?.relid ?? '') : undefined
+    const returnType = types.get(row.rettype)
+    // Pseudo-types (void, record of OUT parameters, trigger) are neither.
+    if (!origin || !returnType || returnType.kind === 'p') continue
+    const fn: RowFunction = { schema: schemaName, function: row.name, rowType: typeSql(inputs[0]!), rowColumns: origin.columns.map((column) => column.name), returnsSet: row.retset }
+    const target = returnType.kind === 'c' ? tableByOid.get(returnType.relid) : undefined
+    if (target) {
+      const toOne = !row.retset || row.rows === 1
+      relationships.push({
+        table: origin.name,
+        foreignTable: target.name,
+        isSelf: false,
+        cardinality: toOne ? 'm2o' : 'o2m',
+        constraint: row.name,
+        columns: [],
+        computed: fn,
+        toOne,
+      })
+    } else if (!row.retset && !origin.columnsByName.has(row.name)) {
+      origin.computedColumns.set(row.name, {
+        name: row.name,
+        type: returnType.name,
+        typeSql: typeSql(row.rettype),
+        typeOid: Number(row.rettype),
+        nullable: true,
+        hasDefault: false,
+        generated: true,
+        computed: fn,
+      })
+    }
+  }
   const relationshipsByTable = new Map<string, Relationship[]>()
   for (const rel of relationships) relationshipsByTable.set(rel.table, [...(relationshipsByTable.get(rel.table) ?? []), rel])
 
   const routines = new Map<string, Routine[]>()
   for (const row of routineRows) {
-    const routine = describeRoutine(row, types, typeSql, columnsByRelid, tableByOid)
+    const routine = describeRoutine(schemaName, row, types, typeSql, columnsByRelid, tableByOid)
     if (routine) routines.set(routine.name, [...(routines.get(routine.name) ?? []), routine])
   }
 
-  return { tables, relationships: relationshipsByTable, routines, castTypes, aggregatesEnabled: await aggregatesEnabled(db) }
+  return { name: schemaName, tables, relationships: relationshipsByTable, routines, castTypes, aggregatesEnabled: await aggregatesEnabled(db) }
+}
+
+interface ViewColumnSource {
+  /** The view's column. */
+  name: string
+  /** The base relation (never a view) and its column that the view's column shows as it is. */
+  relid: string
+  column: string
+}
+
+/**
+ * For each view, its columns that show a base table's column as it is, followed through views of views. As PostgREST
+ * does, this reads the view's query tree (pg_rewrite): each output column of the top-level query names the table
+ * and column it comes from (`resorigtbl`, `resorigcol`), which Postgres records even through subqueries.
+ */
+async function viewColumnSources(db: Database, viewOids: string[]): Promise<Map<string, ViewColumnSource[]>> {
+  const raw = new Map<string, Array<{ name: string; relid: string; attnum: number }>>()
+  let pending = viewOids
+  // A view reads views in turn; a few levels are enough, and the bound keeps a cycle (impossible in Postgres) finite.
+  for (let level = 0; level < 16 && pending.length > 0; level++) {
+    const { rows } = await db.query<{ relid: string; action: string }>(
+      `select r.ev_class::text as relid, r.ev_action::text as action
+         from pg_catalog.pg_rewrite r join pg_catalog.pg_class c on c.oid = r.ev_class
+        where r.ev_class = any($1::oid[]) and c.relkind = 'v' and r.rulename = '_RETURN'`,
+      [`{${pending.join(',')}}`],
+    )
+    for (const row of rows) raw.set(row.relid, targetListOrigins(row.action))
+    const referenced = [...new Set(rows.flatMap((row) => raw.get(row.relid)!.map((origin) => origin.relid)))].filter((relid) => !raw.has(relid))
+    pending = referenced
+  }
+  const relids = [...new Set([...raw.values()].flatMap((origins) => origins.map((origin) => origin.relid)))]
+  const { rows: attributes } = await db.query<{ relid: string; attnum: number; name: string }>(
+    `select attrelid::text as relid, attnum::int as attnum, attname::text as name
+       from pg_catalog.pg_attribute where attrelid = any($1::oid[]) and attnum > 0 and not attisdropped`,
+    [`{${relids.join(',')}}`],
+  )
+  const attname = new Map(attributes.map((row) => [`${row.relid} ${row.attnum}`, row.name]))
+  const resolve = (relid: string, column: string, depth: number): { relid: string; column: string } | undefined => {
+    const origins = raw.get(relid)
+    if (!origins) return { relid, column }
+    const origin = origins.find((candidate) => candidate.name === column)
+    const originColumn = origin && attname.get(`${origin.relid} ${origin.attnum}`)
+    if (!origin || originColumn === undefined || depth > 16) return undefined
+    return resolve(origin.relid, originColumn, depth + 1)
+  }
+  const sources = new Map<string, ViewColumnSource[]>()
+  for (const viewOid of viewOids) {
+    const resolved = (raw.get(viewOid) ?? []).flatMap((origin) => {
+      const base = resolve(viewOid, origin.name, 0)
+      return base ? [{ name: origin.name, ...base }] : []
+    })
+    sources.set(viewOid, resolved)
+  }
+  return sources
+}
+
+/**
+ * The output columns of a rule's query tree (pg_node_tree text) that come from a table's column: the entries of the
+ * top-level query's `:targetList` with a `:resorigtbl`. In that text `(…)` are lists, `{…}` nodes, and a backslash
+ * escapes the next character of a token (a column name with a space or a brace).
+ */
+function targetListOrigins(tree: string): Array<{ name: string; relid: string; attnum: number }> {
+  const tokens: Array<{ text: string; depth: number }> = []
+  let depth = 0
+  let current = ''
+  let escaped = false
+  const flush = () => {
+    if (current !== '' || escaped) tokens.push({ text: current, depth })
+    current = ''
+    escaped = false
+  }
+  for (let i = 0; i < tree.length; i++) {
+    const ch = tree[i]!
+    if (ch === '\\') {
+      current += tree[i + 1] ?? ''
+      escaped = true
+      i++
+    } else if (ch === '(' || ch === '{') {
+      flush()
+      depth++
+    } else if (ch === ')' || ch === '}') {
+      flush()
+      depth--
+    } else if (/\s/.test(ch)) flush()
+    else current += ch
+  }
+  flush()
+  // `({QUERY … :targetList ({TARGETENTRY :resname … :resorigtbl … :resorigcol …} …) …})`: the query's own fields are
+  // at depth 2, each entry's at depth 4.
+  const start = tokens.findIndex((token) => token.depth === 2 && token.text === ':targetList')
+  if (start < 0) return []
+  const origins: Array<{ name: string; relid: string; attnum: number }> = []
+  let entry: Record<string, string> = {}
+  const finish = () => {
+    if (entry.resname !== undefined && entry.resjunk !== 'true' && entry.resorigtbl !== undefined && entry.resorigtbl !== '0') {
+      origins.push({ name: entry.resname, relid: entry.resorigtbl, attnum: Number(entry.resorigcol) })
+    }
+    entry = {}
+  }
+  for (let i = start + 1; i < tokens.length && tokens[i]!.depth > 2; i++) {
+    const token = tokens[i]!
+    if (token.depth !== 4) continue
+    if (token.text === 'TARGETENTRY') finish()
+    else if (token.text.startsWith(':') && tokens[i + 1]?.depth === 4) entry[token.text.slice(1)] = tokens[++i]!.text
+  }
+  finish()
+  return origins
 }
 
 /**
@@ -398,6 +584,7 @@ async function columnDefaults(db: Database, relids: string[]): Promise<Map<strin
 const BODY_TYPES = ['json', 'jsonb', 'text', 'xml', 'bytea']
 
 function describeRoutine(
+  schema: string,
   row: {
     name: string
     rettype: string
@@ -465,5 +652,5 @@ function describeRoutine(
   }
 
   const volatility = row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile'
-  return { name: row.name, params, setOf: row.retset, returns, volatility }
+  return { schema, name: row.name, params, setOf: row.retset, returns, volatility }
 }

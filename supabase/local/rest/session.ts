@@ -4,7 +4,7 @@ import { header, headersForPostgres } from '../http'
 import { JwtError, verifyJwt, type ApiRole } from '../keys'
 import type { ServerConfig } from '../context'
 import { pgrstError } from './errors'
-import { EXPOSED_SCHEMA } from './schema'
+import { quoteIdent } from './identifiers'
 
 // Who is calling, and the transaction PostgREST opens for them: the caller's role, and the request
 // (claims, method, path, headers, cookies) in transaction-local settings that policies and functions read.
@@ -66,7 +66,7 @@ export async function asCaller<T>(
   req: IncomingMessage,
   path: string,
   caller: Caller,
-  options: { readOnly: boolean; timezone?: string },
+  options: { readOnly: boolean; schema: string; timezone?: string },
   fn: (tx: Sql) => Promise<T>,
 ): Promise<T> {
   try {
@@ -77,7 +77,8 @@ export async function asCaller<T>(
                 set_config('request.method', $4, true), set_config('request.path', $5, true),
                 set_config('request.headers', $6, true), set_config('request.cookies', $7, true)`,
         [
-          `"${EXPOSED_SCHEMA}", "extensions"`,
+          // The request's schema, then Supabase's db-extra-search-path (public, extensions).
+          [...new Set([options.schema, 'public', 'extensions'])].map(quoteIdent).join(', '),
           caller.role,
           JSON.stringify(caller.claims),
           req.method ?? 'GET',

@@ -1,7 +1,7 @@
 import type { JsonStep, Operation } from './ast'
 import { hoistsAggregates, type CallPlan, type Condition, type EmbedPlan, type InsertPlan, type OutputItem, type PlannedOrder, type ReadPlan, type SelectAggregate, type UpdatePlan } from './planner'
 import { quoteIdent } from './identifiers'
-import { EXPOSED_SCHEMA, type Column, type Table } from './schema'
+import type { Column, RowFunction, Table } from './schema'
 
 // From a plan to one parameterised statement. Identifiers are quoted and come only from the plan (schema-cache
 // names, planner-made aliases and the output keys the client asked for); every value is a bound parameter. The only
@@ -9,7 +9,7 @@ import { EXPOSED_SCHEMA, type Column, type Table } from './schema'
 // Postgres produces the JSON itself (json_agg, row_to_json, to_json), so values serialise as PostgREST's do.
 
 export function qualified(table: Table): string {
-  return `${quoteIdent(EXPOSED_SCHEMA)}.${quoteIdent(table.name)}`
+  return `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`
 }
 
 export class Params {
@@ -21,7 +21,14 @@ export class Params {
 }
 
 function columnRef(alias: string, column: Column): string {
+  if (column.computed) return rowFunctionCall(column.computed, alias)
   return `${quoteIdent(alias)}.${quoteIdent(column.name)}`
+}
+
+/** `"public"."fn"(row(…)::"public"."table")`: the function called with the row of `alias`, rebuilt from its columns. */
+function rowFunctionCall(fn: RowFunction, alias: string): string {
+  const row = `row(${fn.rowColumns.map((name) => `${quoteIdent(alias)}.${quoteIdent(name)}`).join(', ')})::${fn.rowType}`
+  return `${quoteIdent(fn.schema)}.${quoteIdent(fn.function)}(${row})`
 }
 
 function jsonPathSql(expression: string, path: JsonStep[], p: Params): string {
@@ -212,11 +219,15 @@ function embedQuery(embed: EmbedPlan, parentAlias: string, p: Params, columns: s
   const child = embed.child
   const conditions: string[] = []
   let from = `${qualified(child.table)} as ${quoteIdent(child.alias)}`
-  if (embed.rel.junction) {
+  if (embed.rel.computed) {
+    from = `${rowFunctionCall(embed.rel.computed, parentAlias)} as ${quoteIdent(child.alias)}`
+    // A function returning one row (not a set) gives a row of nulls when it finds none: that is no row.
+    if (!embed.rel.computed.returnsSet) conditions.push(`not (${quoteIdent(child.alias)} is null)`)
+  } else if (embed.rel.junction) {
     const { junction } = embed.rel
     const jt = quoteIdent(embed.junctionAlias)
     const on = junction.targetColumns.map(([target, column]) => `${jt}.${quoteIdent(column)} = ${quoteIdent(child.alias)}.${quoteIdent(target)}`)
-    from += ` join ${quoteIdent(EXPOSED_SCHEMA)}.${quoteIdent(junction.table)} as ${jt} on ${on.join(' and ')}`
+    from += ` join ${quoteIdent(child.table.schema)}.${quoteIdent(junction.table)} as ${jt} on ${on.join(' and ')}`
     for (const [origin, column] of junction.sourceColumns) conditions.push(`${jt}.${quoteIdent(column)} = ${quoteIdent(parentAlias)}.${quoteIdent(origin)}`)
   } else {
     for (const [origin, target] of embed.rel.columns) {
@@ -327,12 +338,15 @@ export function cappedCountStatement(plan: ReadPlan, p: Params, source: string, 
 /** The root columns a read over a mutation's RETURNING needs: selected columns and the keys of embeds. */
 export function referencedColumns(plan: ReadPlan): Column[] {
   const names = new Set<string>()
+  // A function of the row needs all of it.
+  const add = (column: Column) => (column.computed ? column.computed.rowColumns : [column.name]).forEach((name) => names.add(name))
   for (const item of plan.items) {
-    if (item.kind === 'column') names.add(item.column.name)
-    if (item.kind === 'aggregate' && item.value) names.add(item.value.column.name)
+    if (item.kind === 'column') add(item.column)
+    if (item.kind === 'aggregate' && item.value) add(item.value.column)
   }
   for (const embed of plan.embeds) {
-    const origin = embed.rel.junction ? embed.rel.junction.sourceColumns.map(([o]) => o) : embed.rel.columns.map(([o]) => o)
+    const { rel } = embed
+    const origin = rel.computed ? rel.computed.rowColumns : rel.junction ? rel.junction.sourceColumns.map(([o]) => o) : rel.columns.map(([o]) => o)
     for (const name of origin) names.add(name)
   }
   return plan.table.columns.filter((column) => names.has(column.name))
@@ -434,7 +448,7 @@ export function mutationStatement(mutation: string, p: Params, options: Mutation
 
 /** `"public"."fn"(name := "pgrst_args"."name", …)` with its FROM items (the arguments as one JSON record). */
 function callSql(plan: CallPlan, p: Params): { call: string; from: string } {
-  const fn = `${quoteIdent(EXPOSED_SCHEMA)}.${quoteIdent(plan.routine.name)}`
+  const fn = `${quoteIdent(plan.routine.schema)}.${quoteIdent(plan.routine.name)}`
   if (plan.single !== undefined) return { call: `${fn}(${p.add(plan.single)}::${plan.routine.params[0]!.typeSql})`, from: '' }
   if (plan.args.length === 0) return { call: `${fn}()`, from: '' }
   const record: Record<string, unknown> = {}
