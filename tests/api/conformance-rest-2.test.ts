@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRestBackend, type RestBackend } from './support/rest'
+import { grantFunctionsSql, startRestBackend, type RestBackend } from './support/rest'
 
 // Conformance with PostgREST for what a Supabase developer uses beyond foreign keys between tables (issue 18,
 // points 8 to 10): computed columns and computed relationships (functions taking a table's row), embedding through
@@ -65,16 +65,7 @@ grant execute on function c2_api.search_path() to anon, authenticated, service_r
 
 grant select, insert, update, delete on public.c2_users, public.c2_channels, public.c2_messages, public.c2_message_view,
   public.c2_message_view_2, public.c2_channel_view, public.c2_user_view, public.c2_user_odd, public.c2_owners, public.c2_pets to anon, authenticated, service_role;
-do $$
-declare
-  fn regprocedure;
-begin
-  for fn in select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-             where n.nspname = 'public' and left(p.proname, 3) = 'c2_' loop
-    execute format('grant execute on function %s to anon, authenticated, service_role', fn);
-  end loop;
-end
-$$;
+${grantFunctionsSql('c2_')}
 `
 
 let backend: RestBackend

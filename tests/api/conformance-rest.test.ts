@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRestBackend, type RestBackend } from './support/rest'
+import { grantFunctionsSql, startRestBackend, type RestBackend } from './support/rest'
 
 // Conformance with PostgREST where the local server used to answer differently (issue 18, "wrong answers").
 // Each expectation is PostgREST's documented answer (docs.postgrest.org, and the answers recorded by the
@@ -61,16 +61,7 @@ grant usage on all sequences in schema public to anon, authenticated, service_ro
 do $$ begin
   execute format('alter role authenticator in database %I set pgrst.db_aggregates_enabled = %L', current_database(), 'true');
 end $$;
-do $$
-declare
-  fn regprocedure;
-begin
-  for fn in select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-             where n.nspname = 'public' and left(p.proname, 3) = 'cf_' loop
-    execute format('grant execute on function %s to anon, authenticated, service_role', fn);
-  end loop;
-end
-$$;
+${grantFunctionsSql('cf_')}
 `
 
 let backend: RestBackend

@@ -102,14 +102,19 @@ create function public.fx_request() returns jsonb language sql stable as $$
     'headers', current_setting('request.headers', true)::jsonb, 'read_only', current_setting('transaction_read_only')) $$;
 create function public.fx_same(x text) returns text language sql immutable as $$ select x $$;
 create function public.fx_same(x int) returns int language sql immutable as $$ select x $$;
-do $$
+${grantFunctionsSql('fx_')}
+`
+
+/** Fixture SQL granting every API role the functions of public whose names start with `prefix` (three characters). */
+export function grantFunctionsSql(prefix: string): string {
+  return `do $$
 declare
   fn regprocedure;
 begin
   for fn in select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-             where n.nspname = 'public' and left(p.proname, 3) = 'fx_' loop
+             where n.nspname = 'public' and left(p.proname, 3) = '${prefix}' loop
     execute format('grant execute on function %s to anon, authenticated, service_role', fn);
   end loop;
 end
-$$;
-`
+$$;`
+}
