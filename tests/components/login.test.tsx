@@ -33,15 +33,20 @@ describe('Login page', () => {
     const { user } = renderApp({ path: '/login' })
     const demo = await screen.findByRole('region', { name: 'Comptes de démonstration' })
     expect(demo).toHaveTextContent(DEMO_PASSWORD)
+    // Each button is named by exactly what it shows (WCAG 2.5.3, axe's label-content-name-mismatch), and says what it does.
     const accounts = within(demo).getAllByRole('button')
-    expect(accounts.map((button) => button.textContent)).toEqual([
-      'Utilisateuruser@example.com',
-      'Managermanager@example.com',
-      'BPO Métierbpo@example.com',
-      "Responsable d'Applicationra@example.com",
-      'Administrateuradmin@example.com',
-      'RSSIrssi@example.com',
-    ])
+    const texts = [
+      'Utilisateur user@example.com',
+      'Manager manager@example.com',
+      'BPO Métier bpo@example.com',
+      "Responsable d'Application ra@example.com",
+      'Administrateur admin@example.com',
+      'RSSI rssi@example.com',
+    ]
+    expect(accounts.map((button) => button.textContent)).toEqual(texts)
+    for (const text of texts) {
+      expect(within(demo).getByRole('button', { name: text })).toHaveAccessibleDescription('Choisissez un compte pour remplir le formulaire.')
+    }
     await user.click(within(demo).getByRole('button', { name: /rssi@example.com/ }))
     expect(screen.getByLabelText(/Adresse e-mail/)).toHaveValue('rssi@example.com')
     expect(screen.getByLabelText(/Mot de passe/)).toHaveValue(DEMO_PASSWORD)

@@ -34,4 +34,30 @@ globalThis.WebSocket = class BlockedWebSocket {
   }
 } as unknown as typeof WebSocket
 
+// jsdom has no HTMLDialogElement.showModal() or close() (jsdom 29), which src/components/ui/Dialog.tsx relies on. This is
+// the least of what browsers do that the component tests observe: `open` set and cleared, `close` fired on closing,
+// and Escape anywhere in the document firing a cancelable `cancel` at the topmost modal dialog, which closes it unless
+// cancelled. Inertness of the page behind and the top layer are not emulated; the browser tests check those.
+if (typeof HTMLDialogElement !== 'undefined' && !('showModal' in HTMLDialogElement.prototype)) {
+  const modals: HTMLDialogElement[] = []
+  Object.assign(HTMLDialogElement.prototype, {
+    showModal(this: HTMLDialogElement) {
+      if (this.open) throw new DOMException('The dialog is already open.', 'InvalidStateError')
+      this.setAttribute('open', '')
+      modals.push(this)
+    },
+    close(this: HTMLDialogElement) {
+      if (!this.open) return
+      this.removeAttribute('open')
+      modals.splice(modals.indexOf(this), 1)
+      this.dispatchEvent(new Event('close'))
+    },
+  })
+  document.addEventListener('keydown', (event) => {
+    const top = modals.at(-1)
+    if (event.key !== 'Escape' || !top?.isConnected) return
+    if (top.dispatchEvent(new Event('cancel', { cancelable: true }))) top.close()
+  })
+}
+
 afterEach(() => cleanup())

@@ -16,7 +16,8 @@ export function MobileMenu({ id, role, onClose, onLogout }: MobileMenuProps) {
   return (
     <div id={id} className="border-b border-gray-200 bg-white px-4 py-3 lg:hidden">
       <MainNav role={role} label="Menu mobile" onNavigate={onClose} />
-      <div className="mt-3 border-t border-gray-100 pt-3">
+      {/* A landmark of its own: outside one, a screen reader's landmark list skips these two (axe's « region »). */}
+      <nav aria-label="Compte" className="mt-3 border-t border-gray-100 pt-3">
         <Link to="/app/profile" onClick={onClose} className={itemClass}>
           <UserRound aria-hidden="true" className="h-5 w-5" />
           Profil
@@ -25,7 +26,7 @@ export function MobileMenu({ id, role, onClose, onLogout }: MobileMenuProps) {
           <LogOut aria-hidden="true" className="h-5 w-5" />
           Déconnexion
         </button>
-      </div>
+      </nav>
     </div>
   )
 }

@@ -62,7 +62,7 @@ export function UserMenu({ user, onLogout }: UserMenuProps) {
         <Avatar initials={initialsOf(user)} />
         <span className="hidden min-w-0 md:block">
           <span className="block truncate text-sm font-medium text-gray-900">{fullNameOf(user)}</span>
-          <span className="block truncate text-xs text-gray-500">{user.email}</span>
+          <span className="block truncate text-xs text-gray-600">{user.email}</span>
         </span>
         <span className="hidden rounded-full bg-primary-50 px-2 py-0.5 text-xs font-medium text-primary-700 md:inline">
           {roleLabel(user.role)}

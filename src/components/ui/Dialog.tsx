@@ -1,4 +1,13 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react'
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+  type SyntheticEvent,
+} from 'react'
 import { createPortal } from 'react-dom'
 import { X } from 'lucide-react'
 import { cn } from '@/lib/cn'
@@ -19,53 +28,85 @@ export interface DialogProps {
 }
 
 /**
- * Modal dialog: labelled by its title, keeps Tab and Shift+Tab inside while open, closes on Escape or a click on
- * the backdrop, and gives focus back to whatever had it before.
+ * Modal dialog on the native `<dialog>` opened with `showModal()`: the browser makes the page behind inert and turns
+ * Escape into a `cancel` event wherever focus is, even after the button that had it was disabled by the action it
+ * started (our own key handler on the panel missed Escape then). Closing stays the caller's decision (`open`), so a
+ * dialog busy saving can refuse it. It is labelled by its title, cycles Tab inside, closes on Escape, its Fermer
+ * button or a click on the backdrop, and gives focus back to whatever had it before.
  */
-export function Dialog({ open, onClose, title, description, children, footer, size = 'md', initialFocusRef }: DialogProps) {
+export function Dialog(props: DialogProps) {
+  return props.open ? createPortal(<OpenDialog {...props} />, document.body) : null
+}
+
+function OpenDialog({ onClose, title, description, children, footer, size = 'md', initialFocusRef }: DialogProps) {
   const titleId = useId()
   const descriptionId = useId()
-  const panelRef = useRef<HTMLDivElement>(null)
+  const dialogRef = useRef<HTMLDialogElement>(null)
   const bodyRef = useRef<HTMLDivElement>(null)
   const footerRef = useRef<HTMLDivElement>(null)
   const onCloseRef = useRef(onClose)
+  const pressedOnBackdrop = useRef(false)
+  // Set while this component closes its own element on unmount, so that the `close` event is not taken for the user's.
+  const closingItself = useRef(false)
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     onCloseRef.current = onClose
   }, [onClose])
 
-  useEffect(() => {
-    if (!open) return
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current
+    if (!dialog) return
+    closingItself.current = false
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    const panel = panelRef.current
+    dialog.showModal()
     const firstIn = (element: HTMLElement | null) => (element ? focusableWithin(element)[0] : undefined)
-    const target = initialFocusRef?.current ?? firstIn(bodyRef.current) ?? firstIn(footerRef.current) ?? panel
-    target?.focus()
+    const target = initialFocusRef?.current ?? firstIn(bodyRef.current) ?? firstIn(footerRef.current) ?? dialog
+    target.focus()
 
-    // Focus that escapes by other means than Tab (a click behind, a script) is brought back.
-    const keepFocusInside = (event: FocusEvent) => {
-      if (panel && event.target instanceof Node && !panel.contains(event.target)) panel.focus()
-    }
-    document.addEventListener('focusin', keepFocusInside)
     const { overflow } = document.body.style
     document.body.style.overflow = 'hidden'
     return () => {
-      document.removeEventListener('focusin', keepFocusInside)
+      closingItself.current = true
+      if (dialog.open) dialog.close()
       document.body.style.overflow = overflow
       previouslyFocused?.focus()
     }
-  }, [open, initialFocusRef])
+  }, [initialFocusRef])
 
-  if (!open) return null
+  const onCancel = (event: SyntheticEvent<HTMLDialogElement>) => {
+    // When the browser lets us, keep the element open and let the caller close it by unmounting; otherwise
+    // (Chrome refuses a second cancellation without a user gesture in between) `onNativeClose` follows.
+    if (!event.nativeEvent.cancelable) return
+    event.preventDefault()
+    onCloseRef.current()
+  }
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation()
-      onCloseRef.current()
-      return
-    }
-    if (event.key !== 'Tab' || !panelRef.current) return
-    const focusable = focusableWithin(panelRef.current)
+  const onNativeClose = () => {
+    // Browsers fire `close` a task later: by then StrictMode's second mount may have shown the element again.
+    if (closingItself.current || dialogRef.current?.open) return
+    onCloseRef.current()
+    // A caller that refused (busy saving) still renders the dialog: show it again once React has had its say.
+    const dialog = dialogRef.current
+    setTimeout(() => {
+      if (dialog?.isConnected && !dialog.open && !closingItself.current) dialog.showModal()
+    })
+  }
+
+  // A click on the backdrop targets the <dialog> itself, since its content fills it; a press that began inside and
+  // ended outside (selecting text) does not count.
+  const onMouseDown = (event: MouseEvent<HTMLDialogElement>) => {
+    pressedOnBackdrop.current = event.target === dialogRef.current
+  }
+  const onClick = (event: MouseEvent<HTMLDialogElement>) => {
+    if (pressedOnBackdrop.current && event.target === dialogRef.current) onCloseRef.current()
+    pressedOnBackdrop.current = false
+  }
+
+  // The browser lets Tab leave a modal dialog for its own toolbar; keep it cycling inside, as before.
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    const dialog = dialogRef.current
+    if (event.key !== 'Tab' || !dialog) return
+    const focusable = focusableWithin(dialog)
     const first = focusable[0]
     const last = focusable[focusable.length - 1]
     if (!first || !last) {
@@ -73,7 +114,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
       return
     }
     const active = document.activeElement
-    if (event.shiftKey && (active === first || active === panelRef.current)) {
+    if (event.shiftKey && (active === first || active === dialog)) {
       event.preventDefault()
       last.focus()
     } else if (!event.shiftKey && active === last) {
@@ -82,49 +123,53 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     }
   }
 
-  return createPortal(
-    <div className="fixed inset-0 z-50 flex items-center justify-center p-4">
-      <div aria-hidden="true" className="absolute inset-0 bg-gray-900/50" onClick={() => onCloseRef.current()} />
-      <div
-        ref={panelRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={description ? descriptionId : undefined}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-        className={cn('relative w-full rounded-lg bg-white shadow-xl focus:outline-none', sizeClasses[size])}
-      >
-        <div className="flex items-start justify-between gap-4 border-b border-gray-100 px-6 py-4">
-          <div>
-            <h2 id={titleId} className="text-lg font-semibold text-gray-900">
-              {title}
-            </h2>
-            {description && (
-              <p id={descriptionId} className="mt-1 text-sm text-gray-500">
-                {description}
-              </p>
-            )}
-          </div>
-          <button
-            type="button"
-            onClick={() => onCloseRef.current()}
-            aria-label="Fermer"
-            className="rounded-md p-1 text-gray-500 hover:bg-gray-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
-          >
-            <X aria-hidden="true" className="h-5 w-5" />
-          </button>
+  return (
+    <dialog
+      ref={dialogRef}
+      // The element's own role, spelled out for selectors written against the former <div role="dialog">.
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      tabIndex={-1}
+      onCancel={onCancel}
+      onClose={onNativeClose}
+      onMouseDown={onMouseDown}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+      className={cn(
+        'w-[calc(100%-2rem)] rounded-lg bg-white p-0 shadow-xl backdrop:bg-gray-900/50 focus:outline-none',
+        sizeClasses[size],
+      )}
+    >
+      <div className="flex items-start justify-between gap-4 border-b border-gray-100 px-6 py-4">
+        <div>
+          <h2 id={titleId} className="text-lg font-semibold text-gray-900">
+            {title}
+          </h2>
+          {description && (
+            <p id={descriptionId} className="mt-1 text-sm text-gray-500">
+              {description}
+            </p>
+          )}
         </div>
-        <div ref={bodyRef} className="max-h-[70vh] overflow-y-auto px-6 py-4">
-          {children}
-        </div>
-        {footer && (
-          <div ref={footerRef} className="flex justify-end gap-2 border-t border-gray-100 px-6 py-4">
-            {footer}
-          </div>
-        )}
+        <button
+          type="button"
+          onClick={() => onCloseRef.current()}
+          aria-label="Fermer"
+          className="rounded-md p-1 text-gray-500 hover:bg-gray-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
+        >
+          <X aria-hidden="true" className="h-5 w-5" />
+        </button>
       </div>
-    </div>,
-    document.body,
+      <div ref={bodyRef} className="max-h-[70vh] overflow-y-auto px-6 py-4">
+        {children}
+      </div>
+      {footer && (
+        <div ref={footerRef} className="flex justify-end gap-2 border-t border-gray-100 px-6 py-4">
+          {footer}
+        </div>
+      )}
+    </dialog>
   )
 }

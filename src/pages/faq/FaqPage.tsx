@@ -12,7 +12,7 @@ function FaqItem({ entry, open, onToggle }: { entry: FaqEntry; open: boolean; on
   const panelId = `${baseId}-answer`
   return (
     <li className="rounded-lg border border-gray-200">
-      <h3>
+      <h2>
         <button
           id={buttonId}
           type="button"
@@ -24,7 +24,7 @@ function FaqItem({ entry, open, onToggle }: { entry: FaqEntry; open: boolean; on
           {entry.question}
           <ChevronDown aria-hidden="true" className={cn('h-5 w-5 shrink-0 transition-transform', open && 'rotate-180')} />
         </button>
-      </h3>
+      </h2>
       <div id={panelId} role="region" aria-labelledby={buttonId} hidden={!open} className="space-y-2 px-4 pb-4 text-sm text-gray-700">
         {entry.answer.map((paragraph) => (
           <p key={paragraph}>{paragraph}</p>

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { render, screen } from '@testing-library/react'
+import { act, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
@@ -68,6 +68,81 @@ describe('Dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1)
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     expect(opener).toHaveFocus()
+  })
+
+  it('is the native dialog element, opened modally', async () => {
+    const user = userEvent.setup()
+    render(<DialogHarness />)
+    await user.click(screen.getByRole('button', { name: 'Ouvrir' }))
+    const dialog = screen.getByRole('dialog', { name: 'Valider le droit' })
+    expect(dialog).toBeInstanceOf(HTMLDialogElement)
+    expect(dialog).toHaveAttribute('open')
+  })
+
+  // Issue 17 §14: a download button disabled by its own click dropped focus to <body>, where the panel's key
+  // handler never heard Escape.
+  it('still closes on Escape when the control that had focus went away by acting in it', async () => {
+    const user = userEvent.setup()
+    function Busy() {
+      const [open, setOpen] = useState(false)
+      const [running, setRunning] = useState(false)
+      return (
+        <>
+          <Button onClick={() => setOpen(true)}>Exporter</Button>
+          <Dialog open={open} onClose={() => setOpen(false)} title="Export Excel">
+            {/* jsdom keeps focus on a button that becomes disabled; Chromium drops it to <body>, as a removal does. */}
+            {running ? <p>Préparation du fichier…</p> : <Button onClick={() => setRunning(true)}>Fichier Manager</Button>}
+          </Dialog>
+        </>
+      )
+    }
+    render(<Busy />)
+    const opener = screen.getByRole('button', { name: 'Exporter' })
+    await user.click(opener)
+    await user.click(screen.getByRole('button', { name: 'Fichier Manager' }))
+    expect(document.body).toHaveFocus()
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(opener).toHaveFocus()
+  })
+
+  it('stays open on Escape while its caller refuses to close', async () => {
+    const user = userEvent.setup()
+    const onClose = vi.fn()
+    render(
+      <Dialog open onClose={onClose} title="Revue du droit">
+        <p>Enregistrement…</p>
+      </Dialog>,
+    )
+    await user.keyboard('{Escape}')
+    expect(onClose).toHaveBeenCalledTimes(1)
+    expect(screen.getByRole('dialog', { name: 'Revue du droit' })).toHaveAttribute('open')
+  })
+
+  it('opens again when the browser closed it itself while its caller refuses to close', async () => {
+    const onClose = vi.fn()
+    render(
+      <Dialog open onClose={onClose} title="Revue du droit">
+        <p>Enregistrement…</p>
+      </Dialog>,
+    )
+    const dialog = screen.getByRole<HTMLDialogElement>('dialog', { name: 'Revue du droit' })
+    // What Chromium does on an Escape it will not let the page cancel (no user gesture since the last one).
+    act(() => dialog.close())
+    expect(onClose).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(dialog).toHaveAttribute('open'))
+  })
+
+  it('closes on a click on the backdrop but not on a click inside', async () => {
+    const user = userEvent.setup()
+    render(<DialogHarness />)
+    await user.click(screen.getByRole('button', { name: 'Ouvrir' }))
+    const dialog = screen.getByRole('dialog', { name: 'Valider le droit' })
+    await user.click(screen.getByLabelText('Commentaire'))
+    expect(dialog).toBeInTheDocument()
+    // The backdrop belongs to the <dialog> element: a click on it targets the element itself.
+    await user.click(dialog)
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
 
   it('closes with its Fermer button', async () => {
