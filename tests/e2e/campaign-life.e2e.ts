@@ -100,14 +100,14 @@ describe('a campaign’s whole life in the browser', () => {
       ...Object.values(ROLES).map((role) => `user@example.com;${APPLICATION};${role};Standard;02/01/2025;10/11/2026;Clôtures mensuelles`),
     ].join('\r\n')
     await importDialog.getByLabel('Fichier CSV').setInputFiles({ name: 'cycle.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') })
-    await importDialog.getByRole('button', { name: 'Importer 4 droit(s)' }).click()
-    await importDialog.getByText(`4 droit(s) importé(s) dans la campagne « ${CAMPAIGN} ».`).waitFor()
+    await importDialog.getByRole('button', { name: 'Importer 4 droits' }).click()
+    await importDialog.getByText(`4 droits importés dans la campagne « ${CAMPAIGN} ».`).waitFor()
     await importDialog.getByRole('button', { name: 'Fermer' }).first().click()
 
     // Started: the rights reach the holder's dashboard.
     await lifecycle(adminPage, 'Démarrer')
     await row.getByText('Active', { exact: true }).waitFor()
-    await row.getByText('4 droit(s)').waitFor()
+    await row.getByText('4 droits').waitFor()
     const julie = await as('user@example.com')
     const mine = julie.getByRole('table', { name: 'Droits à revoir' })
     for (const role of Object.values(ROLES)) await mine.getByRole('row').filter({ hasText: role }).getByText('En attente').waitFor()

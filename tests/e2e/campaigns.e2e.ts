@@ -97,7 +97,7 @@ describe('campaigns', () => {
     // Démarrer attaches the two rights of the application: 0 % decided, two pending.
     await confirm('Démarrer')
     await row.getByText('Active', { exact: true }).waitFor()
-    await row.getByText('2 droit(s)').waitFor()
+    await row.getByText('2 droits').waitFor()
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
     expect(await row.getByRole('button', { name: `Modifier ${CAMPAIGN}` }).count()).toBe(0)
 

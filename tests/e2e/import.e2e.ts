@@ -118,9 +118,9 @@ describe('import of rights', () => {
       `${HOLDERS[1].toUpperCase()},${APPLICATION.toLowerCase()},${ROLES.second},,2024-01-02,Jamais,`,
     ].join('\n')
     await dialog.getByLabel('Fichier CSV').setInputFiles(file('droits.csv', good))
-    await dialog.getByText('droits.csv : 2 ligne(s) valide(s), 0 ligne(s) en erreur.').waitFor()
-    await dialog.getByRole('button', { name: 'Importer 2 droit(s)' }).click()
-    await dialog.getByText(`2 droit(s) importé(s) dans la campagne « ${CAMPAIGN} ».`).waitFor()
+    await dialog.getByText('droits.csv : 2 lignes valides, 0 ligne en erreur.').waitFor()
+    await dialog.getByRole('button', { name: 'Importer 2 droits' }).click()
+    await dialog.getByText(`2 droits importés dans la campagne « ${CAMPAIGN} ».`).waitFor()
 
     const rights = await importedRights()
     expect(rights.map(({ granted_at, last_used_at, ...rest }) => ({ ...rest, granted: granted_at.slice(0, 10), used: last_used_at?.slice(0, 10) ?? null }))).toEqual([
@@ -150,12 +150,12 @@ describe('import of rights', () => {
 
     // The campaigns list is refreshed: the draft now holds the two rights.
     await dialog.getByRole('button', { name: 'Fermer' }).last().click()
-    await page.getByRole('row').filter({ hasText: CAMPAIGN }).getByText('2 droit(s)').waitFor()
+    await page.getByRole('row').filter({ hasText: CAMPAIGN }).getByText('2 droits').waitFor()
 
     // The same file again is refused whole by the server, which reports each line; nothing changes.
     await page.getByRole('button', { name: 'Import CSV' }).click()
     await dialog.getByLabel('Fichier CSV').setInputFiles(file('droits.csv', good))
-    await dialog.getByRole('button', { name: 'Importer 2 droit(s)' }).click()
+    await dialog.getByRole('button', { name: 'Importer 2 droits' }).click()
     const report = dialog.getByRole('list', { name: 'Lignes refusées par le serveur' })
     await report.waitFor()
     expect(await report.getByRole('listitem').allInnerTexts()).toEqual(['Ligne 2 : ce droit existe déjà', 'Ligne 3 : ce droit existe déjà'])

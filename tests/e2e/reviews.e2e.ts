@@ -76,7 +76,7 @@ describe('reviews', () => {
     await table.getByRole('row').filter({ hasText: 'Demandeur' }).getByText("Refusé par l'utilisateur").waitFor()
 
     const ra = await as('ra@example.com')
-    await ra.getByRole('link', { name: /Notifications : mes revues, \d+ droit\(s\)/ }).click()
+    await ra.getByRole('link', { name: /Notifications : mes revues, \d+ droits? en attente/ }).click()
     await ra.waitForURL('**/app/reviews')
     await decideInQueue(ra, 'ServiceNow — Demandeur (Julie Martin)', 'Marquer traité', 'Accès supprimé dans ServiceNow')
     expect(await statusAs('ra@example.com', 'ServiceNow', 'Demandeur', 'user@example.com')).toBe('treated')

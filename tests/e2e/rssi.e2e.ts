@@ -106,9 +106,10 @@ describe('RSSI views', () => {
     await page.getByRole('heading', { name: 'Audit' }).waitFor()
     // Signing in is itself audited: count again once the page is open.
     const countText = page.getByTestId('audit-count')
-    await countText.getByText(/^\d+ événements$/).waitFor()
+    // The count is written the French way: « 1 234 événements » past a thousand.
+    await countText.getByText(/^\d[\d\u202f]* événements$/).waitFor()
     count = Number((await api.rpc('rssi_audit_count', {})).data)
-    await countText.getByText(`${count} événements`).waitFor()
+    await countText.getByText(`${count.toLocaleString('fr-FR')} événements`).waitFor()
     const rows = page.getByRole('table', { name: "Journal d'audit" }).locator('tbody tr')
     await rows.nth(99).waitFor()
     expect(await rows.count()).toBe(100)
@@ -125,7 +126,7 @@ describe('RSSI views', () => {
     // A server-side filter: the action 'update'.
     const updates = Number((await api.rpc('rssi_audit_count', { p_action: 'update' })).data)
     await page.getByLabel('Action', { exact: true }).selectOption('update')
-    await countText.getByText(new RegExp(`^${updates} événements?$`)).waitFor()
+    await countText.getByText(new RegExp(`^${updates.toLocaleString('fr-FR')} événements?$`)).waitFor()
     // Each event reads as a sentence; its raw JSON opens on request.
     const signInRow = rows.filter({ hasText: "Connexion de l'utilisateur Claire Fournier" }).first()
     await signInRow.waitFor()

@@ -3,6 +3,7 @@ import {
   actionLabel,
   auditArgs,
   auditCsvRow,
+  auditSealText,
   auditUserLabel,
   detailsText,
   EMPTY_AUDIT_FILTERS,
@@ -78,5 +79,14 @@ describe('audit model', () => {
       '-',
       '{"stage":"user","decision":"approved","from_status":"pending","to_status":"validated_user"}',
     ])
+  })
+
+  it('tells an intact seal with the entries agreed: none, the only one, then « Les N entrées »', () => {
+    const intact = { intact: true, head_id: 1, head_hash: 'abc', first_broken_id: null, reason: null } as const
+    expect(auditSealText({ ...intact, rows_checked: 0 })).toBe('Le journal est vide.')
+    expect(auditSealText({ ...intact, rows_checked: 1 })).toBe("L'unique entrée du journal est intacte : elle n'a été ni modifiée ni retirée.")
+    expect(auditSealText({ ...intact, rows_checked: 2109 })).toBe(
+      "Les 2\u202f109 entrées du journal forment une chaîne intacte : aucune n'a été modifiée, retirée ou insérée.",
+    )
   })
 })

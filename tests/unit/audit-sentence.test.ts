@@ -95,6 +95,12 @@ describe('audit sentences', () => {
     expect(auditStory(close, NAMES).sentence).toBe(
       "Marc Dubois a clôturé la campagne « Revue annuelle 2025 » : 17 éléments de revue, 14 droits envoyés au responsable d'application",
     )
+    expect(auditStory({ ...close, details: { items: 0, rights_sent_to_ra: 1 } }, NAMES).sentence).toBe(
+      "Marc Dubois a clôturé la campagne « Revue annuelle 2025 » : 0 élément de revue, 1 droit envoyé au responsable d'application",
+    )
+    expect(auditStory({ ...close, details: { items: 2, rights_sent_to_ra: 1500 } }, NAMES).sentence).toBe(
+      "Marc Dubois a clôturé la campagne « Revue annuelle 2025 » : 2 éléments de revue, 1\u202f500 droits envoyés au responsable d'application",
+    )
     expect(auditStory({ ...close, details: {} }, NO_NAMES).sentence).toBe('Marc Dubois a clôturé la campagne campaign-1')
   })
 

@@ -84,10 +84,10 @@ describe('reading the file', () => {
 
   it('names the unknown, missing and doubled columns of a wrong header', () => {
     expect(fileError(() => parseImportCsv('Email;Appli;Rôle\nuser@example.com;GitLab;R'))).toBe(
-      "Colonne(s) inconnue(s) : « Appli ». Colonne(s) obligatoire(s) absente(s) : Application. Colonnes attendues : E-mail, Application, Rôle, Type de compte, Date d'attribution, Dernière utilisation, Justification (séparées par « ; » ou « , »).",
+      "Colonne inconnue : « Appli ». Colonne obligatoire absente : Application. Colonnes attendues : E-mail, Application, Rôle, Type de compte, Date d'attribution, Dernière utilisation, Justification (séparées par « ; » ou « , »).",
     )
-    expect(fileError(() => parseImportCsv('E-mail;Mail;Application;Rôle\na;b;c;d'))).toMatch(/^Colonne\(s\) en double : E-mail\./)
-    expect(fileError(() => parseImportCsv('user@example.com;GitLab;Comptable\n'))).toMatch(/Colonne\(s\) inconnue\(s\).*obligatoire\(s\) absente\(s\) : E-mail, Application, Rôle\./)
+    expect(fileError(() => parseImportCsv('E-mail;Mail;Application;Rôle\na;b;c;d'))).toMatch(/^Colonne en double : E-mail\./)
+    expect(fileError(() => parseImportCsv('user@example.com;GitLab;Comptable\n'))).toMatch(/Colonnes inconnues.*Colonnes obligatoires absentes : E-mail, Application, Rôle\./)
   })
 
   it('reads headers whatever their case, accents or punctuation, and the optional columns may be left out', () => {

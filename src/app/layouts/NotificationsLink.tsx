@@ -1,11 +1,12 @@
 import { Bell } from 'lucide-react'
 import { Link } from 'react-router-dom'
 import { useReviewQueueCount } from '@/features/reviews/api'
+import { countText } from '@/lib/plural'
 
 /** Leads to Mes revues, with the number of rights awaiting the caller's decision when there are any. */
 export function NotificationsLink() {
   const count = useReviewQueueCount().data ?? 0
-  const label = count > 0 ? `Notifications : mes revues, ${count} droit(s) en attente de ma décision` : 'Notifications : mes revues'
+  const label = count > 0 ? `Notifications : mes revues, ${countText(count, 'droit', 'droits')} en attente de ma décision` : 'Notifications : mes revues'
   return (
     <Link
       to="/app/reviews"

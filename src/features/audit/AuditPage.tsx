@@ -5,6 +5,7 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { TextInput } from '@/components/ui/TextInput'
+import { countText } from '@/lib/plural'
 import { useAuditCount, useAuditFilterOptions, useAuditPage, useLiveAudit } from './api'
 import { ActionOptions, FilterSelect, UserOptions } from './AuditFilterFields'
 import { AuditFiltersDialog } from './AuditFiltersDialog'
@@ -49,7 +50,7 @@ export function AuditPage({ title }: { title: string }) {
               loading={exporting}
               onClick={() => void exporter.exportCsv(filters)}
             >
-              {exporting ? `Export en cours… (${exporter.fetched} événements)` : 'Exporter CSV'}
+              {exporter.fetched !== null ? `Export en cours… (${countText(exporter.fetched, 'événement', 'événements')})` : 'Exporter CSV'}
             </Button>
           </>
         }
@@ -77,7 +78,7 @@ export function AuditPage({ title }: { title: string }) {
       {exporter.error !== null && <ErrorBox className="mb-4" title="L'export a échoué" message={exporter.error} />}
 
       <p className="mb-2 text-sm text-gray-700" aria-live="polite" data-testid="audit-count">
-        {count.data === undefined ? 'Comptage…' : `${total} événement${total > 1 ? 's' : ''}`}
+        {count.data === undefined ? 'Comptage…' : countText(total, 'événement', 'événements')}
       </p>
 
       {events.isPending ? (

@@ -1,6 +1,7 @@
 /** The audit page's data and pure rules (SPEC §2 audit page, §9: 100 entries per page, newest first). */
 import type { CsvCell } from '@/lib/csv'
 import { formatDateTime } from '@/lib/dates'
+import { countText } from '@/lib/plural'
 import { auditEventText, resourceTypeLabel, type AuditNames } from './sentence'
 
 /** SPEC §9's fetch limit of 100 becomes the page size. */
@@ -145,9 +146,9 @@ export interface AuditSeal {
 /** The seal's state as one French sentence, naming the first row that breaks the chain. */
 export function auditSealText(seal: AuditSeal): string {
   if (seal.intact) {
-    return seal.rows_checked === 0
-      ? 'Le journal est vide.'
-      : `Les ${seal.rows_checked.toLocaleString('fr-FR')} entrées du journal forment une chaîne intacte : aucune n'a été modifiée, retirée ou insérée.`
+    if (seal.rows_checked === 0) return 'Le journal est vide.'
+    if (seal.rows_checked === 1) return "L'unique entrée du journal est intacte : elle n'a été ni modifiée ni retirée."
+    return `Les ${countText(seal.rows_checked, 'entrée', 'entrées')} du journal forment une chaîne intacte : aucune n'a été modifiée, retirée ou insérée.`
   }
   const row = seal.first_broken_id === null ? 'inconnue' : `n° ${seal.first_broken_id}`
   switch (seal.reason) {

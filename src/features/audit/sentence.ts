@@ -6,6 +6,7 @@
  */
 import { formatDate, formatDateTime } from '@/lib/dates'
 import { accountTypeLabel, campaignStatusLabel, rightStatusLabel, roleLabel } from '@/lib/labels'
+import { countText } from '@/lib/plural'
 import type { AuditEvent } from './model'
 
 export interface AuditRightName {
@@ -145,7 +146,6 @@ type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
-const plural = (n: number, singular: string, several: string) => `${n.toLocaleString('fr-FR')} ${n > 1 ? several : singular}`
 
 function detailsOf(event: AuditEvent): Json {
   return isObject(event.details) ? event.details : {}
@@ -353,7 +353,7 @@ function startStory(event: AuditEvent, names: AuditNames): string {
   const details = detailsOf(event)
   const attached = count(details.rights_attached)
   let sentence = `${actorText(event)} a lancé la campagne ${campaignName(names, event.resource_id)}`
-  if (attached !== null) sentence += ` : ${plural(attached, 'droit à revoir', 'droits à revoir')}`
+  if (attached !== null) sentence += ` : ${countText(attached, 'droit à revoir', 'droits à revoir')}`
   if (isObject(details.scope)) {
     const application = details.scope.application_id ? applicationName(names, details.scope.application_id) : 'toutes les applications'
     const type = text(details.scope.account_type)
@@ -367,8 +367,8 @@ function completeStory(event: AuditEvent, names: AuditNames): string {
   const items = count(details.items)
   const sent = count(details.rights_sent_to_ra)
   const parts = [
-    items === null ? null : plural(items, 'élément de revue', 'éléments de revue'),
-    sent === null ? null : `${plural(sent, 'droit envoyé', 'droits envoyés')} au responsable d'application`,
+    items === null ? null : countText(items, 'élément de revue', 'éléments de revue'),
+    sent === null ? null : `${countText(sent, 'droit envoyé', 'droits envoyés')} au responsable d'application`,
   ].filter(Boolean)
   return `${actorText(event)} a clôturé la campagne ${campaignName(names, event.resource_id)}${parts.length ? ` : ${parts.join(', ')}` : ''}`
 }

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/Button'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
+import { countText } from '@/lib/plural'
 import { EvidenceButton } from './EvidenceButton'
 import { hasEvidencePack } from './evidence-model'
 import {
@@ -122,7 +123,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, ...actions }: Campa
             </TableCell>
             <TableCell className="min-w-[140px]">
               <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
-              <p className="mt-1 text-xs text-gray-500">{`${campaign.rightsCount} droit(s)`}</p>
+              <p className="mt-1 text-xs text-gray-500">{countText(campaign.rightsCount, 'droit', 'droits')}</p>
             </TableCell>
             <TableCell>
               <CampaignRowActions campaign={campaign} admin={admin} {...actions} />

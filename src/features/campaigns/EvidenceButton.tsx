@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { FileCheck } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
+import { countText } from '@/lib/plural'
 import { fetchEvidencePack } from './api'
 import { downloadFile, startExportBuilder } from './excel-build'
 import { evidenceFileName } from './evidence-model'
@@ -41,7 +42,7 @@ export function EvidenceButton({ campaign }: { campaign: Campaign }) {
       >
         Rapport de campagne
       </Button>
-      {running && <p className="mt-1 text-xs text-gray-600" role="status">{`Préparation du rapport… ${fetched} ligne(s) lue(s)`}</p>}
+      {running && <p className="mt-1 text-xs text-gray-600" role="status">{`Préparation du rapport… ${countText(fetched, 'ligne lue', 'lignes lues')}`}</p>}
       {error && <p className="mt-1 text-xs text-red-700" role="alert">{error}</p>}
     </div>
   )

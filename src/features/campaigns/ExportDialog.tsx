@@ -3,6 +3,7 @@ import { Download } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
+import { countText } from '@/lib/plural'
 import { fetchExportRows } from './api'
 import { downloadFile, startExportBuilder } from './excel-build'
 import { EXPORT_FILES, EXPORT_FILE_LABELS, exportCounts, exportFileName, type Campaign, type ExportFile } from './model'
@@ -73,7 +74,7 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
               </Button>
             ))}
           </div>
-          {running && <p className="text-sm text-gray-600" role="status">{`Préparation du fichier… ${fetched} ligne(s) lue(s)`}</p>}
+          {running && <p className="text-sm text-gray-600" role="status">{`Préparation du fichier… ${countText(fetched, 'ligne lue', 'lignes lues')}`}</p>}
           {error && <ErrorBox message={error} />}
           <div className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
             <p className="font-medium">Instructions</p>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
@@ -9,6 +9,7 @@ const stubs = vi.hoisted(() => ({
   fetchAuditPage: vi.fn(),
   fetchAuditCount: vi.fn(),
   fetchAuditSeal: vi.fn(),
+  fetchAllAuditEvents: vi.fn(),
   names: { current: undefined as AuditNames | undefined },
 }))
 
@@ -32,7 +33,7 @@ vi.mock('@/features/audit/api', () => ({
       ],
     },
   }),
-  fetchAllAuditEvents: vi.fn(),
+  fetchAllAuditEvents: stubs.fetchAllAuditEvents,
   useAuditSeal: () => useQuery({ queryKey: ['audit-seal'], queryFn: () => stubs.fetchAuditSeal() as Promise<AuditSeal> }),
 }))
 
@@ -60,6 +61,7 @@ beforeEach(() => {
   stubs.fetchAuditPage.mockReset().mockImplementation(async (filters: AuditFilters, page: number) => matching(filters).slice(page * 100, page * 100 + 100))
   stubs.fetchAuditCount.mockReset().mockImplementation(async (filters: AuditFilters) => matching(filters).length)
   stubs.fetchAuditSeal.mockReset().mockResolvedValue(INTACT)
+  stubs.fetchAllAuditEvents.mockReset()
   stubs.names.current = NO_NAMES
 })
 
@@ -163,6 +165,28 @@ describe('Audit page', () => {
     await user.click(screen.getByRole('button', { name: 'Filtres' }))
     await user.click(within(screen.getByRole('dialog', { name: 'Filtres' })).getByRole('button', { name: 'Réinitialiser' }))
     expect(within(screen.getByRole('dialog', { name: 'Filtres' })).getByLabelText('Action du journal')).toHaveValue('')
+  })
+
+  it('counts the events read while the CSV export runs, agreed with the number', async () => {
+    const pending = { progress: (_fetched: number) => {}, fail: (_error: Error) => {} }
+    stubs.fetchAllAuditEvents.mockImplementation(
+      (_filters: AuditFilters, onProgress: (fetched: number) => void) =>
+        new Promise((_resolve, reject) => {
+          pending.progress = onProgress
+          pending.fail = reject
+        }),
+    )
+    const { user } = renderAudit()
+    await screen.findByText('250 événements', {}, { timeout: 10_000 })
+    await user.click(screen.getByRole('button', { name: 'Exporter CSV' }))
+    const button = screen.getByRole('button', { name: /^Export en cours/ })
+    expect(button).toHaveTextContent(/Export en cours… \(0 événement\)$/)
+    act(() => pending.progress(1))
+    expect(button).toHaveTextContent(/Export en cours… \(1 événement\)$/)
+    act(() => pending.progress(2))
+    expect(button).toHaveTextContent(/Export en cours… \(2 événements\)$/)
+    await act(async () => pending.fail(new Error('Lecture interrompue.')))
+    expect(await screen.findByRole('button', { name: 'Exporter CSV' })).toBeInTheDocument()
   })
 
   it('shows the seal of the trail with its head hash, and checks it again on request', async () => {

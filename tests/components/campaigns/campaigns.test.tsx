@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
@@ -12,6 +12,7 @@ const stubs = vi.hoisted(() => ({
   save: vi.fn(),
   setStatus: vi.fn(),
   remove: vi.fn(),
+  exportRows: vi.fn(),
 }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({
@@ -46,7 +47,7 @@ const CAMPAIGNS: Campaign[] = [
   campaign({ id: 'd', name: 'Brouillon 2027', status: 'draft', applicationName: 'GitLab', accountType: 'privileged' }),
   campaign({ id: 'a', name: 'Revue T4', status: 'active', progress: 33.4, rightsCount: 3, pendingCount: 2 }),
   campaign({ id: 'c', name: 'Revue 2025', status: 'completed', progress: 100, rightsCount: 4 }),
-  campaign({ id: 'x', name: 'Revue 2024', status: 'archived', progress: 100 }),
+  campaign({ id: 'x', name: 'Revue 2024', status: 'archived', progress: 100, rightsCount: 1 }),
 ]
 
 vi.mock('@/features/campaigns/api', () => ({
@@ -56,7 +57,7 @@ vi.mock('@/features/campaigns/api', () => ({
     useMutation({ mutationFn: (variables: { id?: string; payload: CampaignPayload }) => stubs.save(variables) as Promise<void> }),
   useSetCampaignStatus: () => useMutation({ mutationFn: (variables: unknown) => stubs.setStatus(variables) as Promise<void> }),
   useDeleteCampaign: () => useMutation({ mutationFn: (id: string) => stubs.remove(id) as Promise<void> }),
-  fetchExportRows: vi.fn(),
+  fetchExportRows: stubs.exportRows,
 }))
 
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')
@@ -81,6 +82,7 @@ beforeEach(() => {
   stubs.save.mockReset().mockResolvedValue(undefined)
   stubs.setStatus.mockReset().mockResolvedValue(undefined)
   stubs.remove.mockReset().mockResolvedValue(undefined)
+  stubs.exportRows.mockReset()
 })
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement
@@ -102,6 +104,14 @@ describe('Campaigns table', () => {
     expect(within(rowOf('Revue 2025')).getByText('Terminée')).toBeInTheDocument()
     expect(within(rowOf('Revue 2024')).getByText('Archivée')).toBeInTheDocument()
     expect(screen.getByText('4 campagnes')).toBeInTheDocument()
+  })
+
+  it("counts each campaign's rights with the noun agreed: singular for 0 and 1, plural from 2", async () => {
+    renderPage('admin')
+    await screen.findByText('Brouillon 2027')
+    expect(within(rowOf('Brouillon 2027')).getByText('0 droit')).toBeInTheDocument()
+    expect(within(rowOf('Revue 2024')).getByText('1 droit')).toBeInTheDocument()
+    expect(within(rowOf('Revue T4')).getByText('3 droits')).toBeInTheDocument()
   })
 
   it('gives admins one lifecycle step per row and Modifier/Supprimer on drafts only', async () => {
@@ -154,6 +164,29 @@ describe('Campaigns table', () => {
     expect(within(dialog).getByRole('button', { name: 'Fichier BPO Métier' })).toBeDisabled()
     expect(within(dialog).getByRole('button', { name: 'Fichier BPO Groupe' })).toBeDisabled()
     expect(dialog).toHaveTextContent('Manager')
+  })
+
+  it('counts the lines read while a file is prepared, agreed with the number', async () => {
+    const pending = { progress: (_fetched: number) => {}, fail: (_error: Error) => {} }
+    stubs.exportRows.mockImplementation(
+      (_id: string, _file: string, onProgress: (fetched: number) => void) =>
+        new Promise((_resolve, reject) => {
+          pending.progress = onProgress
+          pending.fail = reject
+        }),
+    )
+    const user = renderPage('user')
+    await user.click(await screen.findByRole('button', { name: 'Export Excel de Revue T4' }))
+    const dialog = screen.getByRole('dialog', { name: 'Export Excel' })
+    await user.click(within(dialog).getByRole('button', { name: 'Fichier Manager' }))
+    const status = within(dialog).getByRole('status')
+    expect(status).toHaveTextContent(/^Préparation du fichier… 0 ligne lue$/)
+    act(() => pending.progress(1))
+    expect(status).toHaveTextContent(/^Préparation du fichier… 1 ligne lue$/)
+    act(() => pending.progress(2))
+    expect(status).toHaveTextContent(/^Préparation du fichier… 2 lignes lues$/)
+    await act(async () => pending.fail(new Error('Lecture interrompue.')))
+    expect(await within(dialog).findByText('Lecture interrompue.')).toBeInTheDocument()
   })
 })
 

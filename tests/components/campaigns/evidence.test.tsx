@@ -1,6 +1,6 @@
 // The « Rapport de campagne » action on the Campagnes page: for admin and rssi, on completed and archived campaigns
 // only; a refusal from the database is shown in French beside the button.
-import { render, screen, within } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
@@ -98,5 +98,26 @@ describe('Rapport de campagne', () => {
       'Seuls les administrateurs et le RSSI peuvent télécharger le rapport de campagne.',
     )
     expect(stubs.fetchEvidencePack).toHaveBeenCalledWith('c', expect.any(Function))
+  })
+
+  it('counts the lines read while it prepares, agreed with the number', async () => {
+    const pending = { progress: (_fetched: number) => {}, fail: (_error: Error) => {} }
+    stubs.fetchEvidencePack.mockImplementation(
+      (_id: string, onProgress: (fetched: number) => void) =>
+        new Promise((_resolve, reject) => {
+          pending.progress = onProgress
+          pending.fail = reject
+        }),
+    )
+    await renderPage('admin')
+    await userEvent.setup().click(packButton('Revue annuelle 2025')!)
+    const status = await within(rowOf('Revue annuelle 2025')).findByRole('status')
+    expect(status).toHaveTextContent('Préparation du rapport… 0 ligne lue')
+    act(() => pending.progress(1))
+    expect(status).toHaveTextContent('Préparation du rapport… 1 ligne lue')
+    act(() => pending.progress(1500))
+    expect(status).toHaveTextContent(/^Préparation du rapport… 1\s500 lignes lues$/)
+    await act(async () => pending.fail(new Error('Lecture interrompue.')))
+    expect(await within(rowOf('Revue annuelle 2025')).findByRole('alert')).toHaveTextContent('Lecture interrompue.')
   })
 })

@@ -143,7 +143,7 @@ describe('Import dialog', () => {
       'Ligne 7 : doublon de la ligne 2',
       'Ligne 8 : formule interdite dans « Rôle » : une cellule ne peut pas commencer par =, +, - ou @',
     ])
-    expect(within(dialog()).getByText('droits.csv : 2 ligne(s) valide(s), 5 ligne(s) en erreur.')).toBeInTheDocument()
+    expect(within(dialog()).getByText('droits.csv : 2 lignes valides, 5 lignes en erreur.')).toBeInTheDocument()
     expect(importButton()).toBeDisabled()
     expect(backend.rpc).not.toHaveBeenCalledWith('import_user_rights', expect.anything())
     // The directory was read past the API's 1000-row page.
@@ -158,8 +158,8 @@ describe('Import dialog', () => {
     await choose(user, new File(['Nom;Appli\nJean;SAP'], 'faux.csv', { type: 'text/csv' }))
     const alert = await within(dialog()).findByRole('alert')
     expect(alert).toHaveTextContent('Fichier refusé')
-    expect(alert).toHaveTextContent('Colonne(s) inconnue(s) : « Nom », « Appli ».')
-    expect(alert).toHaveTextContent('Colonne(s) obligatoire(s) absente(s) : E-mail, Application, Rôle.')
+    expect(alert).toHaveTextContent('Colonnes inconnues : « Nom », « Appli ».')
+    expect(alert).toHaveTextContent('Colonnes obligatoires absentes : E-mail, Application, Rôle.')
     expect(importButton()).toBeDisabled()
   })
 
@@ -177,7 +177,7 @@ describe('Import dialog', () => {
     await user.selectOptions(select, 'active')
     await choose(user, csv('user@example.com;SAP Finance;Comptable;À privilèges;15/03/2024;Jamais', 'personne3@example.com;gitlab;Dev;;2024-01-02;01/10/2026'))
     await waitFor(() => expect(importButton()).toBeEnabled())
-    expect(importButton()).toHaveTextContent('Importer 2 droit(s)')
+    expect(importButton()).toHaveTextContent('Importer 2 droits')
     await user.click(importButton())
 
     expect(backend.rpc).toHaveBeenCalledTimes(1)
@@ -188,9 +188,28 @@ describe('Import dialog', () => {
         { line: 3, email: 'personne3@example.com', application: 'GitLab', role_name: 'Dev', account_type: 'standard', granted_at: '2024-01-02', last_used_at: '2026-10-01', justification: null },
       ],
     })
-    expect(await within(dialog()).findByText('2 droit(s) importé(s) dans la campagne « Revue T4 ».')).toBeInTheDocument()
+    expect(await within(dialog()).findByText('2 droits importés dans la campagne « Revue T4 ».')).toBeInTheDocument()
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['campaigns'] })
     // The file is gone: the same lines cannot be sent twice by a second click.
+    expect(importButton()).toBeDisabled()
+  })
+
+  it('says « 1 ligne », « 0 ligne » and « 1 droit » in the singular, from the preview to the report', async () => {
+    backend.rpc.mockResolvedValue({ data: { success: true, imported: 1, errors: [] }, error: null })
+    const { user } = renderWith(<ImportDialog onClose={() => {}} />)
+    await choose(user, csv('user@example.com;SAP Finance;Comptable;;;'))
+    await waitFor(() => expect(importButton()).toBeEnabled())
+    expect(within(dialog()).getByText('droits.csv : 1 ligne valide, 0 ligne en erreur.')).toBeInTheDocument()
+    expect(importButton()).toHaveTextContent(/^Importer 1 droit$/)
+    await user.click(importButton())
+    expect(await within(dialog()).findByText('1 droit importé hors campagne.')).toBeInTheDocument()
+  })
+
+  it('says « 0 ligne valide » and « 2 lignes en erreur » for a file with nothing to import', async () => {
+    const { user } = renderWith(<ImportDialog onClose={() => {}} />)
+    await choose(user, csv('inconnu@example.org;SAP Finance;Comptable;;;', 'user@example.com;Oracle Paie;Comptable;;;'))
+    expect(await within(dialog()).findByText('droits.csv : 0 ligne valide, 2 lignes en erreur.')).toBeInTheDocument()
+    expect(importButton()).toHaveTextContent('Importer')
     expect(importButton()).toBeDisabled()
   })
 

@@ -60,7 +60,7 @@ it('refreshes the queue, the counters and the bell after a decision taken on the
     path: '/app/dashboard',
     gateway: createFakeGateway({ sessionUser: makeUser('manager', { id: 'id-manager' }) }),
   })
-  await screen.findByRole('link', { name: 'Notifications : mes revues, 2 droit(s) en attente de ma décision' })
+  await screen.findByRole('link', { name: 'Notifications : mes revues, 2 droits en attente de ma décision' })
   const table = await screen.findByRole('table', { name: "Droits à valider pour l'équipe" })
   expect(screen.getByTestId('counter-En attente')).toHaveTextContent('2')
 
@@ -69,7 +69,7 @@ it('refreshes the queue, the counters and the bell after a decision taken on the
   await user.click(within(dialog).getByRole('button', { name: 'Refuser' }))
 
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
-  expect(await screen.findByRole('link', { name: 'Notifications : mes revues, 1 droit(s) en attente de ma décision' })).toBeInTheDocument()
+  expect(await screen.findByRole('link', { name: 'Notifications : mes revues, 1 droit en attente de ma décision' })).toBeInTheDocument()
   await waitFor(() => expect(within(table).queryByText('Lucas Bonnet')).not.toBeInTheDocument())
   expect(within(table).getByText('Julie Martin')).toBeInTheDocument()
   expect(screen.getByTestId('counter-En attente')).toHaveTextContent('1')

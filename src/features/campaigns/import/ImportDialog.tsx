@@ -7,6 +7,7 @@ import { SelectField } from '@/components/ui/SelectField'
 import { Spinner } from '@/components/ui/Spinner'
 import { downloadCsv } from '@/lib/csv'
 import { campaignStatusLabel } from '@/lib/labels'
+import { countText } from '@/lib/plural'
 import { useCampaigns, useImportReference, useImportUserRights } from '../api'
 import type { ImportRecord, LineReport } from './csv-import'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, TEMPLATE_FILE_NAME, importTemplate } from './template'
@@ -120,7 +121,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           </Button>
           <Button leftIcon={<Upload aria-hidden="true" className="h-4 w-4" />} disabled={!canImport} loading={importer.isPending} onClick={submit}>
             {analysis && analysis.rows.length > 0 && analysis.problems.length === 0
-              ? `Importer ${numberFr.format(analysis.rows.length)} droit(s)`
+              ? `Importer ${countText(analysis.rows.length, 'droit', 'droits')}`
               : 'Importer'}
           </Button>
         </>
@@ -183,7 +184,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
         {loaded && analysis && (
           <p role="status" className="text-sm text-gray-700">
-            {`${loaded.name} : ${numberFr.format(analysis.rows.length)} ligne(s) valide(s), ${numberFr.format(analysis.problems.length)} ligne(s) en erreur.`}
+            {`${loaded.name} : ${countText(analysis.rows.length, 'ligne valide', 'lignes valides')}, ${countText(analysis.problems.length, 'ligne en erreur', 'lignes en erreur')}.`}
           </p>
         )}
         {analysis && analysis.problems.length > 0 && (
@@ -200,7 +201,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         {report?.success && (
           <p role="status" className="flex items-center gap-2 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
             <CheckCircle2 aria-hidden="true" className="h-5 w-5 text-green-600" />
-            {`${numberFr.format(report.imported)} droit(s) importé(s)${target ? ` dans la campagne « ${target.name} »` : ' hors campagne'}.`}
+            {`${countText(report.imported, 'droit importé', 'droits importés')}${target ? ` dans la campagne « ${target.name} »` : ' hors campagne'}.`}
           </p>
         )}
       </div>

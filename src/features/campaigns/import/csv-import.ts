@@ -5,6 +5,7 @@
  */
 import Papa from 'papaparse'
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@/lib/labels'
+import { plural } from '@/lib/plural'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportField } from './template'
 
 /** The file cannot be imported at all (its size, encoding or header); no line-by-line report makes sense. */
@@ -22,9 +23,9 @@ export const IMPORT_MESSAGES = {
   tooManyRows: (rows: number) =>
     `Le fichier contient ${numberFr.format(rows)} lignes de droits : ${numberFr.format(IMPORT_LIMITS.maxRows)} au plus par import. Découpez-le en plusieurs fichiers.`,
   notUtf8: "Le fichier n'est pas encodé en UTF-8. Dans Excel, enregistrez-le au format « CSV UTF-8 (délimité par des virgules) ».",
-  unknownColumns: (names: string[]) => `Colonne(s) inconnue(s) : ${names.map((name) => `« ${shown(name)} »`).join(', ')}.`,
-  missingColumns: (names: string[]) => `Colonne(s) obligatoire(s) absente(s) : ${names.join(', ')}.`,
-  duplicateColumns: (names: string[]) => `Colonne(s) en double : ${names.join(', ')}.`,
+  unknownColumns: (names: string[]) => `${plural(names.length, 'Colonne inconnue', 'Colonnes inconnues')} : ${names.map((name) => `« ${shown(name)} »`).join(', ')}.`,
+  missingColumns: (names: string[]) => `${plural(names.length, 'Colonne obligatoire absente', 'Colonnes obligatoires absentes')} : ${names.join(', ')}.`,
+  duplicateColumns: (names: string[]) => `${plural(names.length, 'Colonne en double', 'Colonnes en double')} : ${names.join(', ')}.`,
   expectedColumns: `Colonnes attendues : ${IMPORT_COLUMNS.map((column) => column.header).join(', ')} (séparées par « ; » ou « , »).`,
   // The per-line reasons use the database's own wording, so the preview and the server's report read alike.
   unclosedQuote: 'guillemets non refermés',
