@@ -219,10 +219,10 @@ describe('Dialogs (issue 17 §14)', () => {
     }
     expect(opener, 'a campaign with rights pending a manager').not.toBeNull()
 
-    // The page behind is inert: what a click on the page's title reaches is the dialog's backdrop.
-    const title = await page.getByRole('heading', { level: 1 }).boundingBox()
-    expect(title).not.toBeNull()
-    expect(await dialog.evaluate((element, at) => element.contains(document.elementFromPoint(at.x + 2, at.y + 2)), title!)).toBe(true)
+    // The page behind is inert: what a click on the sticky header's corner reaches is the dialog's backdrop. (A point
+    // of the viewport rather than the title's box: focus going back to an opener further down may have scrolled the
+    // title out of view, where elementFromPoint finds nothing.)
+    expect(await dialog.evaluate((element) => element.contains(document.elementFromPoint(4, 4)))).toBe(true)
 
     // The button disabled while its file is built drops focus out of the dialog; Escape must still close it.
     const [download] = await Promise.all([page.waitForEvent('download'), managerFile.click()])
