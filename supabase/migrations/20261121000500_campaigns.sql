@@ -182,7 +182,8 @@ alter table public.campaign_items enable row level security;
 
 -- The workflow finds a right's item in its latest campaign by the unique key. Figures per campaign and status; then
 -- the three Excel files, each one status of one campaign in right id order (keyset), as partial indexes because under
--- row-level security a condition on the status enum cannot be an index condition (see user_rights).
+-- row-level security a condition on the status enum cannot be an index condition (the enum's equality is not
+-- leakproof, so Postgres checks the policy first), while a partial index's predicate still selects the rows.
 create index campaign_items_campaign_status_idx on public.campaign_items (campaign_id, status);
 create index campaign_items_pending_idx on public.campaign_items (campaign_id, right_id)
   where status = 'pending';
@@ -314,7 +315,9 @@ begin
            select 1 from public.campaigns c
             where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
          )
-      returning ur.*
+      -- What the items copy, not the whole row: the statement keeps 200,000 of them until the insert reads them.
+      returning ur.id, ur.user_id, ur.application_id, ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at,
+                ur.justification, ur.status
     )
     insert into public.campaign_items (
       campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
@@ -336,11 +339,17 @@ begin
     ));
   elsif old.status = 'active' and new.status = 'completed' then
     perform set_config('recertif.audit_suppressed', 'on', true);
-    -- The rights first, then their items, in the order validate_user_right locks them.
+    -- The rights first, then their items, in the order validate_user_right locks them. The rights are found by their
+    -- items (no index of user_rights covers the workflow's columns: 20261121000600_rights_and_decisions.sql); the
+    -- right's own campaign and status decide, as they always move together with its item's.
     with sent as (
       update public.user_rights ur
          set status = 'treatment_required'
-       where ur.campaign_id = new.id
+        from public.campaign_items i
+       where i.campaign_id = new.id
+         and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
+         and ur.id = i.right_id
+         and ur.campaign_id = new.id
          and (
            ur.status in ('pending', 'validated_user', 'validated_manager')
            or (

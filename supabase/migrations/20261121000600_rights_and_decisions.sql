@@ -24,32 +24,19 @@ create table public.user_rights (
   constraint user_rights_justification_length check (char_length(justification) <= 2000),
   constraint user_rights_comment_length check (char_length(review_comment) <= 2000),
   constraint user_rights_unique_grant unique (user_id, application_id, role_name)
-);
+)
+-- Room in each page for a new version of every row, so that the workflow's updates stay heap-only (HOT, below).
+with (fillfactor = 50);
 alter table public.user_rights enable row level security;
 
-create index user_rights_application_id_idx on public.user_rights (application_id, status);
-create index user_rights_campaign_id_idx on public.user_rights (campaign_id, status);
-create index user_rights_validated_by_idx on public.user_rights (validated_by);
-create index user_rights_status_idx on public.user_rights (status);
+-- No index covers the workflow's columns (status, campaign_id, validated_by, validated_at, review_comment): then
+-- a change to them is a heap-only update, which writes the row's new version in its own page and no index entry.
+-- Starting a campaign changes those columns on every right it takes, 200,000 at once; with an entry to add in each
+-- of the dozen indexes that once covered them, the start took over 20 s, heap-only about half of that (README,
+-- Performance). Who needs the rights of one status finds them otherwise: a campaign's by its items
+-- (20261121000500_campaigns.sql), a reviewer's queue by holder, team or application (20261121000800_reviews.sql), the
+-- figures by counting over all rights, as they did already.
 create index user_rights_granted_at_idx on public.user_rights (granted_at desc);
-
-
--- Partial indexes, because under row-level security a condition on status cannot be an index condition (the enum's
--- equality is not leakproof, so Postgres checks the policy first), while a partial index's predicate still selects
--- the rows. The rights awaiting the BPO Métier, the BPO Groupe and the RA, by application (the reviewer queues)...
-create index user_rights_awaiting_bpo_metier_idx on public.user_rights (application_id, id)
-  where status = 'validated_manager';
-create index user_rights_awaiting_bpo_groupe_idx on public.user_rights (application_id, id)
-  where status = 'validated_bpo_metier';
-create index user_rights_awaiting_ra_idx on public.user_rights (application_id, id)
-  where status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required');
--- ...and the three Excel files, each one status of one campaign in right id order (keyset).
-create index user_rights_campaign_pending_idx on public.user_rights (campaign_id, id)
-  where status = 'pending';
-create index user_rights_campaign_validated_manager_idx on public.user_rights (campaign_id, id)
-  where status = 'validated_manager';
-create index user_rights_campaign_validated_bpo_metier_idx on public.user_rights (campaign_id, id)
-  where status = 'validated_bpo_metier';
 -- The compliance rules: inactivity_threshold (rights never used or not used since a date, over all applications or
 -- one) and incompatible_roles (the holders of the listed role names).
 create index user_rights_last_used_at_idx on public.user_rights (last_used_at);

@@ -9,7 +9,8 @@
 -- is a part of what its owner may read anyway. Who may decide what is not restated here: a right is in the caller's
 -- queue exactly when private.review_verdicts (20261121000600_rights_and_decisions.sql), the verdict validate_user_right
 -- enforces, accepts a decision by the caller on it. The candidate sets below only narrow the search to what an index
--- finds quickly (the partial indexes of user_rights); each is a superset of what the verdict accepts.
+-- finds quickly (a holder's rights, a team's, an application's: no index of user_rights covers its status, which the
+-- workflow changes heap-only, 20261121000600_rights_and_decisions.sql); each is a superset of what the verdict accepts.
 --
 -- These figures read user_rights, the inventory, not the campaigns' items: a queue, a team's or a holder's counters
 -- are about where each right stands now, that is in its latest campaign, which is the active one while it runs, and
@@ -28,8 +29,8 @@
 -- ─── The reviewer queue ──────────────────────────────────────────────────────────────────────────────────────────
 
 -- Every right awaiting the caller's decision at the caller's stage, with what the screen shows about it. The
--- candidates are the rights in the scope of the caller's stage in one of its waiting states, found by index (the
--- waiting states are constants there, folded when the function is planned); the five candidate sets are gated by the
+-- candidates are the rights in the scope of the caller's stage (found by index) in one of its waiting states (constants
+-- there, folded when the function is planned); the five candidate sets are gated by the
 -- caller's stage (an initplan evaluated once), so only one of them is ever read. Each candidate is then kept only if
 -- private.review_verdicts accepts a decision on it: the candidates narrow the search, the verdict decides.
 create function private.review_queue_rows(
