@@ -3,6 +3,10 @@
 -- to the RA and freezes that record, and the campaign's rights and decisions with it
 -- (20261121000600_rights_and_decisions.sql).
 
+-- How often a campaign comes back (Entra's recurrenceSettings): each occurrence is a campaign of its own, with its own
+-- record; the next one is made by the scheduled pass (run_campaign_schedule, below) when its start date comes.
+create type public.campaign_recurrence as enum ('quarterly', 'semiannual', 'annual');
+
 create table public.campaigns (
   id uuid primary key default gen_random_uuid(),
   name text not null,
@@ -13,8 +17,14 @@ create table public.campaigns (
   end_date date not null,
   status public.campaign_status not null default 'draft',
   created_by uuid default auth.uid() references public.users (id) on update cascade on delete set null,
+  recurrence public.campaign_recurrence,
+  -- Started by the scheduled pass on its start date rather than by someone's click.
+  auto_start boolean not null default false,
+  -- The occurrence this one follows; at most one follows each, which makes the scheduled pass safe to run twice.
+  previous_occurrence_id uuid references public.campaigns (id) on delete set null,
   created_at timestamptz not null default private.clock(),
   updated_at timestamptz not null default private.clock(),
+  constraint campaigns_one_next_occurrence unique (previous_occurrence_id),
   constraint campaigns_name_present check (char_length(btrim(name)) between 1 and 200),
   constraint campaigns_description_length check (char_length(description) <= 2000),
   constraint campaigns_dates_ordered check (end_date >= start_date)
@@ -138,7 +148,8 @@ create policy campaigns_delete on public.campaigns
 
 revoke all on public.campaigns from anon, authenticated, service_role;
 grant select, insert, delete on public.campaigns to authenticated;
-grant update (name, description, application_id, account_type, start_date, end_date, status, updated_at) on public.campaigns to authenticated;
+grant update (name, description, application_id, account_type, start_date, end_date, status, recurrence, auto_start, updated_at)
+  on public.campaigns to authenticated;
 grant select, insert, update, delete on public.campaigns to service_role;
 
 -- ─── The campaign's record: its items ───────────────────────────────────────────────────────────────────────────
@@ -381,3 +392,104 @@ create trigger campaigns_apply_transition
   for each row
   when (old.status is distinct from new.status)
   execute function private.apply_campaign_transition();
+
+-- ─── Recurrence and automatic start ─────────────────────────────────────────────────────────────────────────────
+
+-- The period an occurrence covers, for its name: « T1 2027 », « S2 2027 », « 2027 ».
+create function private.campaign_period_label(p_recurrence public.campaign_recurrence, p_start date) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case p_recurrence
+    when 'quarterly' then format('T%s %s', extract(quarter from p_start)::integer, extract(year from p_start)::integer)
+    when 'semiannual' then format('S%s %s', case when extract(month from p_start) <= 6 then 1 else 2 end,
+                                   extract(year from p_start)::integer)
+    when 'annual' then extract(year from p_start)::integer::text
+  end
+$$;
+
+create function private.campaign_recurrence_step(p_recurrence public.campaign_recurrence) returns interval
+language sql immutable
+set search_path = ''
+as $$
+  select case p_recurrence
+    when 'quarterly' then interval '3 months'
+    when 'semiannual' then interval '6 months'
+    when 'annual' then interval '1 year'
+  end
+$$;
+
+-- rpc('run_campaign_schedule', { p_now? }) → { created, started }: the campaigns' part of the scheduled pass, for the
+-- service role only (the scheduled function; tests pass "now" in rather than wait for it).
+--   * Each recurring campaign that is the last of its series and no longer a draft gets its next occurrence once the
+--     next start date has come (in Paris): same scope, same length, same settings, named after the first occurrence
+--     and the period it covers. After a pause of several periods, only the current period's occurrence is made: a
+--     review of a past quarter would have nothing to review that the current one does not.
+--   * Each draft set to start automatically whose start date has come is started, through the same transition as a
+--     click on Démarrer (its record, its audit row).
+-- Both are idempotent: a second run at the same time finds nothing left to do (one next occurrence per campaign, the
+-- status transition once), and two runs at once queue on the campaigns they both lock.
+create function public.run_campaign_schedule(p_now timestamptz default now()) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  today date := (p_now at time zone 'Europe/Paris')::date;
+  last_one record;
+  next_start date;
+  created integer := 0;
+  started integer := 0;
+begin
+  for last_one in
+    select c.*, private.campaign_recurrence_step(c.recurrence) as step
+      from public.campaigns c
+     where c.recurrence is not null
+       and c.status <> 'draft'
+       and (c.start_date + private.campaign_recurrence_step(c.recurrence))::date <= today
+       and not exists (select 1 from public.campaigns n where n.previous_occurrence_id = c.id)
+     order by c.start_date, c.id
+       for update of c skip locked
+  loop
+    next_start := (last_one.start_date + last_one.step)::date;
+    while (next_start + last_one.step)::date <= today loop
+      next_start := (next_start + last_one.step)::date;
+    end loop;
+    insert into public.campaigns (
+      name, description, application_id, account_type, start_date, end_date, created_by, recurrence, auto_start,
+      previous_occurrence_id
+    )
+    select left(coalesce((
+             -- The series' name is its first occurrence's.
+             with recursive series as (
+               select p.id, p.name, p.previous_occurrence_id from public.campaigns p where p.id = last_one.id
+               union all
+               select p.id, p.name, p.previous_occurrence_id
+                 from public.campaigns p join series s on p.id = s.previous_occurrence_id
+             )
+             select s.name from series s where s.previous_occurrence_id is null limit 1
+           ), last_one.name), 180) || ' — ' || private.campaign_period_label(last_one.recurrence, next_start),
+           last_one.description, last_one.application_id, last_one.account_type, next_start,
+           next_start + (last_one.end_date - last_one.start_date), last_one.created_by, last_one.recurrence,
+           last_one.auto_start, last_one.id
+    on conflict (previous_occurrence_id) do nothing;
+    if found then
+      created := created + 1;
+    end if;
+  end loop;
+
+  with due as (
+    select c.id from public.campaigns c
+     where c.status = 'draft' and c.auto_start and c.start_date <= today
+     order by c.start_date, c.id
+       for update skip locked
+  )
+  update public.campaigns c set status = 'active' from due where c.id = due.id;
+  get diagnostics started = row_count;
+
+  return jsonb_build_object('created', created, 'started', started);
+end;
+$$;
+
+revoke execute on function public.run_campaign_schedule(timestamptz) from public, anon, authenticated;
+grant execute on function public.run_campaign_schedule(timestamptz) to service_role;
+
