@@ -3,7 +3,7 @@ import { rm, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { openPglite, openPostgres, prepareDatabase, type Database } from './database'
 import { openSeededPglite } from './template-cache'
-import { loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
+import { MAX_SCALE, loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
 import { trustedProxyList } from './client-address'
 
@@ -29,7 +29,8 @@ Environment:
   PORT           port to listen on
   TRUSTED_PROXIES  as --trusted-proxies
   AUTH_SMTP_URL  where the auth API sends its e-mails (sign-up, recovery, magic link, invitation), e.g.
-                 smtp://127.0.0.1:54325, the mail catcher; unset: they are not sent, as GoTrue without SMTP`
+                 smtp://127.0.0.1:54325, the mail catcher; unset: they are not sent, as GoTrue without SMTP
+  SITE_URL       the app's address, where e-mailed links lead (GoTrue's SITE_URL; default http://127.0.0.1:5173)`
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   const started = Date.now()
   const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
   const applied = await prepareDatabase(db)
-  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies, smtpUrl: process.env.AUTH_SMTP_URL || undefined } })
+  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies, smtpUrl: process.env.AUTH_SMTP_URL || undefined, ...(process.env.SITE_URL ? { siteUrl: process.env.SITE_URL } : {}) } })
 
   console.info(`Recertif local backend (${describe(db, values.data)})`)
   if (large) {
@@ -121,6 +122,11 @@ async function openDatabase(dataDir: string | undefined, reset: boolean): Promis
 
 /** The large organisation: from its cached dump in memory, or generated into --data or DATABASE_URL after --reset. */
 async function openLargeDatabase(dataDir: string | undefined, reset: boolean, options: DatasetOptions): Promise<Database> {
+  if (!process.env.DATABASE_URL && (options.scale ?? 1) > MAX_SCALE.pglite) {
+    throw new Error(
+      `--dataset-scale ${options.scale}: PGlite goes up to scale ${MAX_SCALE.pglite}; larger organisations need PostgreSQL (DATABASE_URL)`,
+    )
+  }
   if (!dataDir && !process.env.DATABASE_URL) {
     const { db, report, file, seconds } = await openLargeDatasetPglite({ ...options, log: (message) => console.info(message) })
     console.info(report ? `  dataset cached in ${path.relative(process.cwd(), file)}` : `  dataset loaded from ${path.relative(process.cwd(), file)} in ${seconds.toFixed(1)} s`)

@@ -6,6 +6,7 @@ export {
   DATASET_PASSWORD,
   DEFAULT_DATASET_SEED,
   FULL_SCALE,
+  MAX_SCALE,
   datasetCounts,
   datasetEmail,
   parseDatasetFlags,
