@@ -117,6 +117,7 @@ describe('a campaign made here, decided and completed', () => {
   let approvedRight: string
   let refusedRight: string
   let undecidedRight: string
+  let correction: Awaited<ReturnType<typeof attempt>>
 
   beforeAll(async () => {
     const app = await createApplication(db)
@@ -125,6 +126,10 @@ describe('a campaign made here, decided and completed', () => {
     refusedRight = await createRight(db, { applicationId: app, campaignId })
     undecidedRight = await createRight(db, { applicationId: app, campaignId })
     await setStatus(campaignId, 'active')
+    // An event on an item's right during the campaign that is neither a decision nor on the campaign itself.
+    correction = await attempt(db, 'admin', (tx) =>
+      tx.query('update public.user_rights set justification = $2 where id = $1', [undecidedRight, 'Besoin confirmé par la DSI']),
+    )
     const steps = [
       await decide(db, 'manager', approvedRight, 'validated_manager', 'Toujours utile', { 'cf-connecting-ip': '203.0.113.7' }),
       await decide(db, 'manager', refusedRight, 'refused_manager', '=HYPERLINK("http://evil.example","x")'),
@@ -163,6 +168,8 @@ describe('a campaign made here, decided and completed', () => {
     expect(actions).toContain('start_campaign')
     expect(actions).toContain('complete_campaign')
     expect(actions.filter((action) => action === 'decide')).toHaveLength(3)
+    expect(correction.ok).toBe(true)
+    expect(rows.some((row) => row.action === 'update' && row.resource_id === undecidedRight)).toBe(true)
     const rights = new Set([approvedRight, refusedRight, undecidedRight, campaignId])
     expect(rows.every((row) => rights.has(row.resource_id))).toBe(true)
   })

@@ -39,7 +39,7 @@ it('downloads the Rapport de campagne of the completed campaign and reads it bac
   expect(download.suggestedFilename()).toMatch(/^rapport-campagne-revue-annuelle-2025-\d{4}-\d{2}-\d{2}\.xlsx$/)
 
   const workbook = XLSX.read(await readFile((await download.path())!), { type: 'buffer' })
-  expect(workbook.SheetNames).toEqual(['Synthèse', 'Décisions', 'Traitements RA', 'Journal'])
+  expect(workbook.SheetNames).toEqual(['Synthèse', 'Signatures', 'Décisions', 'Traitements RA', 'Journal'])
   const rows = (sheet: string) => XLSX.utils.sheet_to_json<string[]>(workbook.Sheets[sheet]!, { header: 1, defval: '' })
   const synthesis = rows('Synthèse')
   const besides = (label: string) => synthesis.find((row) => row[0] === label)?.[1]

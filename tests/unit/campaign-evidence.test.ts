@@ -2,7 +2,7 @@
 // spreadsheet would read it: its four sheets, its counts, the seal, and hostile text kept as text.
 import * as XLSX from 'xlsx'
 import { describe, expect, it } from 'vitest'
-import { requestBytes } from '@/features/campaigns/excel'
+import { EvidenceSheets, requestBytes, workbookBytes } from '@/features/campaigns/excel'
 import {
   DECISION_COLUMNS,
   EVIDENCE_SHEETS,
@@ -106,6 +106,11 @@ function pack(seal: EvidencePack['summary']['seal']): EvidencePack {
         ip_address: '203.0.113.7',
       },
     ],
+    signoffs: [
+      { stage: 'manager', reviewer_id: 'u2', reviewer_name: 'Marc Dubois', reviewer_email: 'marc@example.com', items_count: 3, open_count: 0, signed_at: '2025-10-21T09:15:00Z', ip_address: '203.0.113.7' },
+      { stage: 'bpo_metier', reviewer_id: 'u3', reviewer_name: HOSTILE, reviewer_email: 'sophie@example.com', items_count: 2, open_count: 1, signed_at: null, ip_address: null },
+      { stage: 'bpo_groupe', reviewer_id: null, reviewer_name: null, reviewer_email: null, items_count: 1, open_count: 0, signed_at: null, ip_address: null },
+    ],
   }
 }
 
@@ -140,6 +145,30 @@ describe('the Rapport de campagne workbook', () => {
       ['Lancement de campagne', 'Campagne'],
       ['Décision', 'Droit'],
     ])
+  })
+
+  it('keeps the items in right id order when their pages arrive slice by slice in any order, as the worker reads them', () => {
+    const whole = pack(SEAL)
+    const [first, second, third] = whole.items
+    const sheets = new EvidenceSheets(2)
+    sheets.add([third!], 1)
+    sheets.add([first!], 0)
+    sheets.add([second!], 0)
+    const streamed = XLSX.read(workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs)), { type: 'array' })
+    const expected = readBack(whole)
+    expect(expected.rows('Décisions').slice(1).map((row) => row[0])).toEqual(['r1', 'r2', 'r3'])
+    for (const name of EVIDENCE_SHEETS) {
+      expect(XLSX.utils.sheet_to_json<string[]>(streamed.Sheets[name]!, { header: 1, defval: '' }), name).toEqual(expected.rows(name))
+    }
+  })
+
+  it('lists each stage’s reviewers with their signature, who has not signed, and the items no reviewer had', () => {
+    const rows = readBack(pack(SEAL)).rows('Signatures')
+    expect(rows[0]).toEqual(['Étape', 'Relecteur', 'E-mail', 'Droits confiés', 'Non décidés', 'Signé le', 'IP'])
+    expect(rows[1]).toEqual(['Manager', 'Marc Dubois', 'marc@example.com', '3', '0', expect.stringMatching(/^21 octobre 2025 à \d{2}:15$/), '203.0.113.7'])
+    // A name is text, never a formula, like every other cell of the pack.
+    expect(rows[2]).toEqual(['BPO Métier', `'${HOSTILE}`, 'sophie@example.com', '2', '1', 'Non signé', ''])
+    expect(rows[3]).toEqual(['BPO Groupe', 'Aucun relecteur désigné (relecteurs de secours)', '', '1', '0', '', ''])
   })
 
   it('sums the outcomes and per-stage figures in the Synthèse', () => {
@@ -177,9 +206,9 @@ describe('the Rapport de campagne workbook', () => {
         if (text.startsWith("'=HYPERLINK")) quoted += 1
       }
     }
-    // The description in the Synthèse and the refusal's comment in Décisions and in Traitements RA (the journal's details
-    // cell starts with its key, so it needs no quote).
-    expect(quoted).toBe(3)
+    // The description in the Synthèse, a reviewer's name in Signatures and the refusal's comment in Décisions and in
+    // Traitements RA (the journal's details cell starts with its key, so it needs no quote).
+    expect(quoted).toBe(4)
   })
 })
 

@@ -96,6 +96,20 @@ describe('sheets', () => {
     expect(readBack(bytes).rows('Données')).toEqual(rows)
   })
 
+  it('leaves empty texts out of the file and keeps every other cell in its column', () => {
+    const rows = [
+      ['', 'b', '', '', 'e', ''],
+      ['a', '', '', 'd', '', ''],
+      ['', '', '', '', '', ''],
+      ['a', 'b', 'c', 'd', 'e', 'f'],
+    ]
+    const bytes = bytesOf(['Données', { rows }])
+    expect(readBack(bytes).rows('Données')).toEqual(rows)
+    const sheet = part(bytes, 'xl/worksheets/sheet1.xml')
+    expect(sheet.match(/<c /g)).toHaveLength(10)
+    expect(part(bytes, 'xl/sharedStrings.xml')).not.toContain('<t></t>')
+  })
+
   it('freezes the header row of the sheets that ask for it, and only those', () => {
     const bytes = bytesOf(['Données', { rows: [['A'], ['1']], frozenRows: 1 }], ['Notes', { rows: [['x']] }])
     expect(part(bytes, 'xl/worksheets/sheet1.xml')).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')

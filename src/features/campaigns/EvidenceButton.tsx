@@ -2,12 +2,11 @@ import { useState } from 'react'
 import { FileCheck } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { countText } from '@/lib/plural'
-import { fetchEvidencePack } from './api'
 import { downloadFile, startExportBuilder } from './excel-build'
 import { evidenceFileName } from './evidence-model'
 import type { Campaign } from './model'
 
-/** Downloads a closed campaign's « Rapport de campagne » (admin and rssi), built off the page's thread. */
+/** Downloads a closed campaign's « Rapport de campagne » (admin and rssi), read and built off the page's thread. */
 export function EvidenceButton({ campaign }: { campaign: Campaign }) {
   const [running, setRunning] = useState(false)
   const [fetched, setFetched] = useState(0)
@@ -19,8 +18,7 @@ export function EvidenceButton({ campaign }: { campaign: Campaign }) {
     setError(null)
     const builder = startExportBuilder()
     try {
-      const pack = await fetchEvidencePack(campaign.id, setFetched)
-      const bytes = await builder.build({ pack })
+      const bytes = await builder.evidence(campaign.id, setFetched)
       downloadFile(bytes, evidenceFileName(campaign.name, new Date()))
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : "Le rapport de campagne n'a pas pu être construit.")

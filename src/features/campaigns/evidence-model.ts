@@ -81,13 +81,27 @@ export interface EvidenceEvent {
   ip_address: string | null
 }
 
+/** One `campaign_signoffs_for_evidence` row: a reviewer of a stage, what they had and their signature, if any. */
+export interface EvidenceSignoff {
+  stage: EvidenceStage
+  /** Null: the items of that stage with no reviewer, decided by the campaign's fallback reviewers. */
+  reviewer_id: string | null
+  reviewer_name: string | null
+  reviewer_email: string | null
+  items_count: number
+  open_count: number
+  signed_at: string | null
+  ip_address: string | null
+}
+
 export interface EvidencePack {
   summary: EvidenceSummary
   items: EvidenceItem[]
   events: EvidenceEvent[]
+  signoffs: EvidenceSignoff[]
 }
 
-export const EVIDENCE_SHEETS = ['Synthèse', 'Décisions', 'Traitements RA', 'Journal'] as const
+export const EVIDENCE_SHEETS = ['Synthèse', 'Signatures', 'Décisions', 'Traitements RA', 'Journal'] as const
 
 export const SEAL_RESERVED = 'Vérification réservée au RSSI'
 
@@ -289,6 +303,25 @@ export function treatmentRows(items: readonly EvidenceItem[]): string[][] {
         ra?.comment ?? '',
       ].map(safeCell)
     })
+}
+
+export const SIGNOFF_COLUMNS = ['Étape', 'Relecteur', 'E-mail', 'Droits confiés', 'Non décidés', 'Signé le', 'IP']
+
+export const NO_REVIEWER = 'Aucun relecteur désigné (relecteurs de secours)'
+
+/** Who certified having reviewed everything entrusted to them, stage by stage, and who did not. */
+export function signoffRows(signoffs: readonly EvidenceSignoff[]): string[][] {
+  return signoffs.map((signoff) =>
+    [
+      STAGE_LABELS[signoff.stage] ?? signoff.stage,
+      signoff.reviewer_id ? (signoff.reviewer_name ?? '') : NO_REVIEWER,
+      signoff.reviewer_email ?? '',
+      String(signoff.items_count),
+      String(signoff.open_count),
+      signoff.reviewer_id ? formatDateTime(signoff.signed_at, 'Non signé') : '',
+      signoff.ip_address ?? '',
+    ].map(safeCell),
+  )
 }
 
 export const JOURNAL_COLUMNS = ['N°', 'Date', 'Acteur', 'Action', 'Ressource', 'Identifiant', 'IP', 'Détails']

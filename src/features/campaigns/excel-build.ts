@@ -1,3 +1,4 @@
+import { currentApiAccess, fetchEvidencePack, type ApiAccess } from './api'
 import type { EvidencePack } from './evidence-model'
 import type { ExportFile, ExportRow } from './model'
 
@@ -15,12 +16,22 @@ export interface EvidenceBuildRequest {
 
 export type BuildRequest = ExportBuildRequest | EvidenceBuildRequest
 
-export type ExportBuildReply = { ok: true; bytes: Uint8Array } | { ok: false; message: string }
+/** The worker reads a campaign's evidence pack itself, as the signed-in user, and writes it as the pages arrive. */
+export interface EvidenceReadRequest {
+  evidence: { campaignId: string; access: ApiAccess }
+}
+
+export type WorkerRequest = BuildRequest | EvidenceReadRequest
+
+/** A failure carries the API's own French message when the API refused; any other is the generic one. */
+export type ExportBuildReply = { ok: true; bytes: Uint8Array } | { ok: false; message?: string } | { progress: number }
 
 const BUILD_FAILED = "Le fichier Excel n'a pas pu être construit."
 
 export interface ExportBuilder {
   build(request: BuildRequest): Promise<Uint8Array>
+  /** A closed campaign's « Rapport de campagne », `onProgress` counting the lines read. */
+  evidence(campaignId: string, onProgress: (fetched: number) => void): Promise<Uint8Array>
   dispose(): void
 }
 
@@ -28,6 +39,8 @@ export interface ExportBuilder {
  * Builds .xlsx bytes in a Web Worker, started at once so that it loads the workbook writer while the rows are still
  * being fetched, and so that the page keeps answering while a large file is written. In place where there are no
  * workers.
+ * The evidence pack is read by the worker itself, through the same API and as the same user: 200,000 items copied
+ * from the page to the worker took seconds, and each page becomes rows there while the next ones are read.
  */
 export function startExportBuilder(): ExportBuilder {
   if (typeof Worker === 'undefined') {
@@ -36,17 +49,27 @@ export function startExportBuilder(): ExportBuilder {
         const excel = await import('./excel')
         return excel.requestBytes(request)
       },
+      async evidence(campaignId, onProgress) {
+        const [pack, excel] = await Promise.all([fetchEvidencePack(campaignId, onProgress), import('./excel')])
+        return excel.requestBytes({ pack })
+      },
       dispose() {},
     }
   }
   const worker = new Worker(new URL('./excel.worker.ts', import.meta.url), { type: 'module' })
+  const run = (request: WorkerRequest, onProgress?: (fetched: number) => void) =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      worker.onmessage = ({ data }: MessageEvent<ExportBuildReply>) => {
+        if ('progress' in data) onProgress?.(data.progress)
+        else if (data.ok) resolve(data.bytes)
+        else reject(new Error(data.message ?? BUILD_FAILED))
+      }
+      worker.onerror = () => reject(new Error(BUILD_FAILED))
+      worker.postMessage(request)
+    })
   return {
-    build: (request) =>
-      new Promise<Uint8Array>((resolve, reject) => {
-        worker.onmessage = ({ data }: MessageEvent<ExportBuildReply>) => (data.ok ? resolve(data.bytes) : reject(new Error(BUILD_FAILED)))
-        worker.onerror = () => reject(new Error(BUILD_FAILED))
-        worker.postMessage(request)
-      }),
+    build: (request) => run(request),
+    evidence: async (campaignId, onProgress) => run({ evidence: { campaignId, access: await currentApiAccess() } }, onProgress),
     dispose: () => worker.terminate(),
   }
 }

@@ -7,10 +7,16 @@ import {
   EVIDENCE_SHEETS,
   JOURNAL_COLUMNS,
   journalRows,
+  SIGNOFF_COLUMNS,
+  signoffRows,
   synthesisRows,
   TREATMENT_COLUMNS,
   treatmentRows,
+  type EvidenceEvent,
+  type EvidenceItem,
   type EvidencePack,
+  type EvidenceSignoff,
+  type EvidenceSummary,
 } from './evidence-model'
 import { buildExportRows, buildInstructionRows, exportColumns, exportColumnWidths, type ExportFile, type ExportRow } from './model'
 
@@ -26,15 +32,41 @@ export function buildWorkbook(file: ExportFile, campaignName: string, rows: read
   return workbook
 }
 
-/** The « Rapport de campagne »: Synthèse, then Décisions, Traitements RA and Journal with their header rows frozen. */
+/**
+ * The « Rapport de campagne » as its items arrive: each page becomes its Décisions and Traitements RA rows at once
+ * (kept per slice of the right ids, so that the sheets stay in right id order whatever page comes first), then the
+ * workbook: Synthèse, then Décisions, Traitements RA and Journal with their header rows frozen.
+ */
+export class EvidenceSheets {
+  private readonly decisions: string[][][]
+  private readonly treatments: string[][][]
+
+  constructor(slices = 1) {
+    this.decisions = Array.from({ length: slices }, () => [])
+    this.treatments = Array.from({ length: slices }, () => [])
+  }
+
+  add(items: readonly EvidenceItem[], slice = 0): void {
+    for (const row of decisionRows(items)) this.decisions[slice]!.push(row)
+    for (const row of treatmentRows(items)) this.treatments[slice]!.push(row)
+  }
+
+  workbook(summary: EvidenceSummary, events: readonly EvidenceEvent[], signoffs: readonly EvidenceSignoff[]): Workbook {
+    const [synthesis, signatures, decisions, treatments, journal] = EVIDENCE_SHEETS
+    const workbook = bookNew()
+    appendSheet(workbook, sheet(synthesisRows(summary), [34, 70, 12, 12, 12]), synthesis)
+    appendSheet(workbook, sheet([SIGNOFF_COLUMNS, ...signoffRows(signoffs)], [14, 40, 32, 14, 14, 20, 16], 1), signatures)
+    appendSheet(workbook, sheet([DECISION_COLUMNS, ...this.decisions.flat()], DECISION_COLUMNS.map(() => 20), 1), decisions)
+    appendSheet(workbook, sheet([TREATMENT_COLUMNS, ...this.treatments.flat()], TREATMENT_COLUMNS.map(() => 22), 1), treatments)
+    appendSheet(workbook, sheet([JOURNAL_COLUMNS, ...journalRows(events)], [8, 24, 24, 22, 16, 38, 16, 90], 1), journal)
+    return workbook
+  }
+}
+
 export function buildEvidenceWorkbook(pack: EvidencePack): Workbook {
-  const [synthesis, decisions, treatments, journal] = EVIDENCE_SHEETS
-  const workbook = bookNew()
-  appendSheet(workbook, sheet(synthesisRows(pack.summary), [34, 70, 12, 12, 12]), synthesis)
-  appendSheet(workbook, sheet([DECISION_COLUMNS, ...decisionRows(pack.items)], DECISION_COLUMNS.map(() => 20), 1), decisions)
-  appendSheet(workbook, sheet([TREATMENT_COLUMNS, ...treatmentRows(pack.items)], TREATMENT_COLUMNS.map(() => 22), 1), treatments)
-  appendSheet(workbook, sheet([JOURNAL_COLUMNS, ...journalRows(pack.events)], [8, 24, 24, 22, 16, 38, 16, 90], 1), journal)
-  return workbook
+  const sheets = new EvidenceSheets()
+  sheets.add(pack.items)
+  return sheets.workbook(pack.summary, pack.events, pack.signoffs)
 }
 
 /** The bytes of what the worker was asked for: one export file or an evidence pack. */

@@ -8,7 +8,7 @@ import { makeUser } from '../support/fake-auth'
 import { ROLES, type Role } from '@/lib/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
-const stubs = vi.hoisted(() => ({ role: 'admin' as string, fetchEvidencePack: vi.fn() }))
+const stubs = vi.hoisted(() => ({ role: 'admin' as string, fetchEvidencePack: vi.fn(), currentApiAccess: vi.fn() }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/auth/auth-context')>()),
@@ -34,6 +34,10 @@ function campaign(id: string, name: string, status: Campaign['status']): Campaig
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,
+    recurrence: null,
+    autoStart: false,
+    notificationsEnabled: true,
+    remindersEnabled: true,
   }
 }
 
@@ -46,12 +50,18 @@ const CAMPAIGNS = [
 
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
+  useCampaignsPage: () => useQuery({ queryKey: ['campaigns', 'page'], queryFn: async () => ({ rows: CAMPAIGNS, total: CAMPAIGNS.length }) }),
+  useCampaign: (id: string | null) =>
+    useQuery({ queryKey: ['campaigns', 'one', id], queryFn: async () => CAMPAIGNS.find((c) => c.id === id) ?? null, enabled: id !== null }),
+  // The burndown chart is tested on its own; here it stays loading.
+  useCampaignBurndown: (id: string) => useQuery({ queryKey: ['campaigns', 'burndown', id], queryFn: () => new Promise<never>(() => {}) }),
   useApplicationOptions: () => ({ data: [], error: null }),
   useSaveCampaign: () => useMutation({ mutationFn: async () => undefined }),
   useSetCampaignStatus: () => useMutation({ mutationFn: async () => undefined }),
   useDeleteCampaign: () => useMutation({ mutationFn: async () => undefined }),
   fetchExportRows: vi.fn(),
   fetchEvidencePack: stubs.fetchEvidencePack,
+  currentApiAccess: stubs.currentApiAccess,
 }))
 
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')
@@ -74,6 +84,7 @@ const packButton = (name: string) => within(rowOf(name)).queryByRole('button', {
 
 beforeEach(() => {
   stubs.fetchEvidencePack.mockReset()
+  stubs.currentApiAccess.mockReset()
 })
 
 describe('Rapport de campagne', () => {
@@ -119,5 +130,41 @@ describe('Rapport de campagne', () => {
     expect(status).toHaveTextContent(/^Préparation du rapport… 1\s500 lignes lues$/)
     await act(async () => pending.fail(new Error('Lecture interrompue.')))
     expect(await within(rowOf('Revue annuelle 2025')).findByRole('alert')).toHaveTextContent('Lecture interrompue.')
+  })
+
+  it('has the worker read the pack as the signed-in user, and shows its count and the API’s French refusal', async () => {
+    const ACCESS = { url: 'http://api.example', anonKey: 'anon', accessToken: 'jeton-de-julie' }
+    stubs.currentApiAccess.mockResolvedValue(ACCESS)
+    const requests: unknown[] = []
+    const workers: FakeWorker[] = []
+    class FakeWorker {
+      onmessage: ((event: { data: unknown }) => void) | null = null
+      onerror: (() => void) | null = null
+      terminated = false
+      constructor() {
+        workers.push(this)
+      }
+      postMessage(request: unknown) {
+        requests.push(request)
+      }
+      terminate() {
+        this.terminated = true
+      }
+    }
+    vi.stubGlobal('Worker', FakeWorker)
+    try {
+      await renderPage('admin')
+      await userEvent.setup().click(packButton('Revue annuelle 2025')!)
+      await vi.waitFor(() => expect(requests).toEqual([{ evidence: { campaignId: 'c', access: ACCESS } }]))
+      const worker = workers[0]!
+      act(() => worker.onmessage!({ data: { progress: 2000 } }))
+      expect(within(rowOf('Revue annuelle 2025')).getByRole('status')).toHaveTextContent(/^Préparation du rapport… 2\s000 lignes lues$/)
+      await act(async () => worker.onmessage!({ data: { ok: false, message: 'Campagne introuvable.' } }))
+      expect(await within(rowOf('Revue annuelle 2025')).findByRole('alert')).toHaveTextContent('Campagne introuvable.')
+      expect(worker.terminated).toBe(true)
+      expect(stubs.fetchEvidencePack).not.toHaveBeenCalled()
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 })
