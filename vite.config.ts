@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { buildRefusal } from './netlify/build-target.js'
 import { netlifyFunctions } from './netlify/vite-plugin.js'
 import { netlifySecurityHeaders } from './netlify/security-headers.js'
+import { DEV_SERVICE_ROLE_KEY } from './supabase/local/keys.js'
 
 const src = fileURLToPath(new URL('./src', import.meta.url))
 
@@ -32,8 +33,12 @@ const LOCAL_MAIL_ENV = {
   CONTACT_FROM: 'Recertif <no-reply@recertif.local>',
 }
 
+// The directory-sync function's service role under `vite` and `vite preview`: the local backend's public development
+// key (`npm run build` refuses to ship it). Its URL and anon key are the app's own (VITE_SUPABASE_*).
+const LOCAL_FUNCTION_ENV = { SUPABASE_SERVICE_ROLE_KEY: DEV_SERVICE_ROLE_KEY }
+
 export default defineConfig({
-  plugins: [react(), refuseUndeployableBuild(), netlifyFunctions({ env: LOCAL_MAIL_ENV }), netlifySecurityHeaders()],
+  plugins: [react(), refuseUndeployableBuild(), netlifyFunctions({ env: { ...LOCAL_MAIL_ENV, ...LOCAL_FUNCTION_ENV } }), netlifySecurityHeaders()],
   resolve: { alias: { '@': src } },
   css: { postcss: { plugins: [tailwindcss(), autoprefixer()] } },
   server: {

@@ -17,6 +17,8 @@ function asError(error: { message: string }, context: string): Error {
 }
 
 function classifySignInFailure(error: unknown): SignInError {
+  // GoTrue refuses a banned account (a leaver, deactivated in the directory) with its own code.
+  if (isAuthApiError(error) && error.code === 'user_banned') return new SignInError('deactivated', { cause: error })
   // 4xx means the server answered and refused these credentials; anything else is the service, not the person.
   const refused = isAuthApiError(error) && error.status >= 400 && error.status < 500
   return new SignInError(refused ? 'credentials' : 'unavailable', { cause: error })

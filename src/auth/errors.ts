@@ -1,8 +1,9 @@
 /** Why a sign-in failed, worded for the person at the login page. */
-export type SignInFailureKind = 'credentials' | 'profile' | 'unavailable' | 'googleDisabled'
+export type SignInFailureKind = 'credentials' | 'deactivated' | 'profile' | 'unavailable' | 'googleDisabled'
 
 const MESSAGES: Record<SignInFailureKind, string> = {
   credentials: 'Identifiants invalides. Veuillez réessayer.',
+  deactivated: 'Ce compte est désactivé. Adressez-vous à votre administrateur.',
   profile: "Votre profil n'a pas pu être chargé. Veuillez réessayer.",
   unavailable: 'Le service de connexion est indisponible. Veuillez réessayer dans quelques instants.',
   googleDisabled: "La connexion avec Google n'est pas activée pour cette application.",

@@ -11,6 +11,11 @@ create table public.users (
   department text,
   manager_id uuid references public.users (id) on update cascade on delete set null,
   last_login timestamptz,
+  -- A leaver is deactivated, never deleted, so that rights, decisions and audit rows keep pointing to them. Changed
+  -- only through set_user_active and import_directory (20261121001200_directory_sync.sql): no column grant below.
+  active boolean not null default true,
+  deactivated_at timestamptz,
+  deactivated_by uuid references public.users (id) on update cascade on delete set null,
   created_at timestamptz not null default private.clock(),
   updated_at timestamptz not null default private.clock(),
   constraint users_email_format check (email ~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'),
@@ -25,9 +30,17 @@ create unique index users_email_lower_key on public.users (lower(email));
 create index users_manager_id_idx on public.users (manager_id);
 create index users_role_idx on public.users (role);
 create index users_last_name_idx on public.users (last_name, first_name);
+-- The few leavers, found from the rights' side by the RSSI's risk and the reviewers' recommendation.
+create index users_inactive_idx on public.users (id) where not active;
 -- The RSSI's search by holder (20261121000900_reporting.sql, private.rights_matching): e-mail and "first last" name.
 select private.create_trigram_index('users_email_trgm_idx', 'public.users', 'email');
 select private.create_trigram_index('users_full_name_trgm_idx', 'public.users', $$first_name || ' ' || last_name$$);
+-- The users page's search (src/features/users/api.ts) and the manager picker: each word in any of these columns,
+-- e-mail included, so that a search of 100,000 people reads the index, not the table.
+select private.create_trigram_index('users_first_name_trgm_idx', 'public.users', 'first_name');
+select private.create_trigram_index('users_last_name_trgm_idx', 'public.users', 'last_name');
+select private.create_trigram_index('users_position_trgm_idx', 'public.users', 'position');
+select private.create_trigram_index('users_department_trgm_idx', 'public.users', 'department');
 
 create trigger users_set_updated_at
   before update on public.users
@@ -39,11 +52,13 @@ create trigger users_audit
 
 -- Role predicates. Security definer so that a policy on users can ask about the caller without
 -- recursing into its own policy; stable so that a policy wrapped in (select …) evaluates them once.
+-- A deactivated person has no role: an access token issued before the deactivation, still valid for up to an hour,
+-- no longer carries their powers (administration, review stages).
 create function private.current_role() returns public.user_role
 language sql stable security definer
 set search_path = ''
 as $$
-  select u.role from public.users u where u.id = auth.uid()
+  select u.role from public.users u where u.id = auth.uid() and u.active
 $$;
 
 -- True for admin and for rssi: both administer the campaigns, people, applications and controls (SPEC §1).

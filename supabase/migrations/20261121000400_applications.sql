@@ -20,6 +20,9 @@ create index applications_ra_id_idx on public.applications (ra_id);
 create index applications_bpo_metier_id_idx on public.applications (bpo_metier_id);
 create index applications_bpo_groupe_id_idx on public.applications (bpo_groupe_id);
 create index applications_rssi_id_idx on public.applications (rssi_id);
+-- The applications page's search (src/features/applications/api.ts): each word in the name or the description.
+select private.create_trigram_index('applications_name_trgm_idx', 'public.applications', 'name');
+select private.create_trigram_index('applications_description_trgm_idx', 'public.applications', 'description');
 
 create trigger applications_set_updated_at
   before update on public.applications

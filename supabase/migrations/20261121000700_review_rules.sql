@@ -27,6 +27,9 @@ alter table public.control_rules enable row level security;
 
 create index control_rules_application_id_idx on public.control_rules (application_id);
 create index control_rules_created_at_idx on public.control_rules (created_at desc);
+-- The rules page's search (src/features/controls/api.ts): each word in the name or the description.
+select private.create_trigram_index('control_rules_name_trgm_idx', 'public.control_rules', 'name');
+select private.create_trigram_index('control_rules_description_trgm_idx', 'public.control_rules', 'description');
 
 create trigger control_rules_set_updated_at
   before update on public.control_rules

@@ -67,11 +67,17 @@ describe('administration as admin', () => {
     await dialog.locator('input[name="first_name"]').fill('Eve')
     await dialog.locator('input[name="last_name"]').fill(userLast)
     await dialog.locator('input[name="position"]').fill('Testeuse')
+    // The manager is found on the server as one types, among however many people there are.
+    await dialog.getByRole('combobox', { name: 'Manager' }).fill('dubois')
+    await dialog.getByRole('option', { name: 'Marc Dubois' }).click()
     await dialog.getByRole('button', { name: 'Créer' }).click()
     await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
+    await page.getByRole('status').filter({ hasText: '1–1 sur 1 utilisateur' }).waitFor()
     const userRow = page.getByRole('row', { name: new RegExp(userEmail) })
     await userRow.getByText('Utilisateur', { exact: true }).waitFor()
     await userRow.getByText('Jamais').waitFor()
+    await userRow.getByText('Marc Dubois').waitFor()
 
     // Control rule on the new application, then toggled off.
     await openPage('Contrôles', 'Contrôles')
@@ -98,6 +104,7 @@ describe('administration as admin', () => {
     await ruleRow.waitFor({ state: 'detached' })
 
     await openPage('Utilisateurs', 'Utilisateurs')
+    await page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
     await page.getByRole('button', { name: `Supprimer Eve ${userLast}` }).click()
     dialog = page.getByRole('dialog', { name: "Supprimer l'utilisateur" })
     await dialog.getByText(`Êtes-vous sûr de vouloir supprimer l'utilisateur Eve ${userLast} ? Cette action est irréversible.`).waitFor()

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api-error'
-import { API_PAGE_SIZE, readAllPages, totalText } from '@/lib/paging'
+import { API_PAGE_SIZE, pageRange, pageText, readAllPages, searchFilter, totalText } from '@/lib/paging'
 
 const fail = (error: { message: string }): never => {
   throw new Error(`échec : ${error.message}`)
@@ -52,5 +52,24 @@ describe('totalText', () => {
     expect(totalText(1500, 'utilisateur', 'utilisateurs')).toBe('1\u202f500 utilisateurs')
     expect(totalText(1, 'application', 'applications')).toBe('1 application')
     expect(totalText(0, 'campagne', 'campagnes')).toBe('0 campagne')
+  })
+})
+
+describe('server paging', () => {
+  it('says where the page stands, in French, with the noun agreed', () => {
+    expect(pageText({ page: 0, size: 50 }, 10_000, 'utilisateur', 'utilisateurs')).toBe('1–50 sur 10\u202f000 utilisateurs')
+    expect(pageText({ page: 2, size: 25 }, 60, 'utilisateur', 'utilisateurs')).toBe('51–60 sur 60 utilisateurs')
+    expect(pageText({ page: 0, size: 25 }, 1, 'utilisateur', 'utilisateurs')).toBe('1–1 sur 1 utilisateur')
+    expect(pageText({ page: 0, size: 25 }, 0, 'utilisateur', 'utilisateurs')).toBe('0 utilisateur')
+    expect(pageRange({ page: 3, size: 100 })).toEqual([300, 399])
+  })
+
+  it('searches each word in any column, quoting what PostgREST and LIKE would read as syntax', () => {
+    expect(searchFilter('  ', ['a', 'b'])).toBeNull()
+    expect(searchFilter('jean', ['a', 'b'])).toBe('a.ilike."%jean%",b.ilike."%jean%"')
+    expect(searchFilter('jean dupont', ['a'])).toBe('and(or(a.ilike."%jean%"),or(a.ilike."%dupont%"))')
+    expect(searchFilter('x,(y)', ['a'])).toBe('a.ilike."%x,(y)%"')
+    expect(searchFilter('50%_"\\', ['a'])).toBe('a.ilike."%50\\\\%\\\\_\\"\\\\\\\\%"')
+    expect(searchFilter('a*b', ['a'])).toBe('a.ilike."%a_b%"')
   })
 })

@@ -1,4 +1,4 @@
-import { EMPTY_USER_FORM, managerChoices, orDash, toUserInput, USER_MESSAGES, userFullName, validateUserForm } from '@/features/users/model'
+import { currentManager, EMPTY_USER_FORM, orDash, toUserInput, USER_MESSAGES, userFullName, validateUserForm } from '@/features/users/model'
 
 describe('users model', () => {
   it('requires the e-mail and both names', () => {
@@ -24,14 +24,10 @@ describe('users model', () => {
     ).toEqual({ email: 'a@b.fr', first_name: 'A', last_name: 'B', role: 'manager', position: null, department: 'RH', manager_id: null })
   })
 
-  it('offers managers only, never the person being edited', () => {
-    const people = [
-      { id: '1', role: 'manager' as const, first_name: 'Zoé', last_name: 'Z' },
-      { id: '2', role: 'manager' as const, first_name: 'Anne', last_name: 'A' },
-      { id: '3', role: 'user' as const, first_name: 'Ugo', last_name: 'U' },
-    ]
-    expect(managerChoices(people, null).map((p) => p.id)).toEqual(['2', '1'])
-    expect(managerChoices(people, '2').map((p) => p.id)).toEqual(['1'])
+  it("shows the person's manager in the picker, or none", () => {
+    const base = { id: 'u', email: 'u@x.fr', first_name: 'U', last_name: 'V', role: 'user' as const, position: null, department: null, last_login: null, created_at: '', updated_at: '' }
+    expect(currentManager({ ...base, manager_id: 'm', manager: { first_name: 'Marc', last_name: 'Dubois' } })).toEqual({ id: 'm', first_name: 'Marc', last_name: 'Dubois' })
+    expect(currentManager({ ...base, manager_id: null, manager: null })).toBeNull()
   })
 
   it("formats names and empty values", () => {

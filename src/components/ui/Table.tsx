@@ -1,4 +1,5 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react'
+import { ChevronDown, ChevronUp, ChevronsUpDown } from 'lucide-react'
 import { cn } from '@/lib/cn'
 
 interface TableProps extends HTMLAttributes<HTMLTableElement> {
@@ -61,5 +62,31 @@ export function TableEmptyRow({ colSpan, message }: { colSpan: number; message: 
         {message}
       </td>
     </tr>
+  )
+}
+
+interface SortableHeaderCellProps<Sort extends string> {
+  label: string
+  column: Sort
+  sort: Sort
+  direction: 'asc' | 'desc'
+  onSort: (column: Sort) => void
+}
+
+/** A column header that sorts the list on its column; `aria-sort` tells screen readers which column sorts, and how. */
+export function SortableHeaderCell<Sort extends string>({ label, column, sort, direction, onSort }: SortableHeaderCellProps<Sort>) {
+  const active = column === sort
+  const Icon = !active ? ChevronsUpDown : direction === 'asc' ? ChevronUp : ChevronDown
+  return (
+    <TableHeaderCell aria-sort={active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button
+        type="button"
+        className="inline-flex items-center gap-1 uppercase tracking-wide hover:text-gray-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
+        onClick={() => onSort(column)}
+      >
+        {label}
+        <Icon aria-hidden="true" className={cn('h-3.5 w-3.5', active ? 'text-gray-900' : 'text-gray-400')} />
+      </button>
+    </TableHeaderCell>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
@@ -7,10 +7,12 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { Pager } from '@/components/ui/Pager'
+import { SearchField } from '@/components/ui/SearchField'
+import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
-import { totalText } from '@/lib/paging'
-import { useApplications, useDeleteApplication, useOwnerChoices, useSaveApplication } from './api'
+import { usePagedList } from '@/lib/use-paged-list'
+import { useApplication, useApplicationsPage, useDeleteApplication, useOwnerChoices, useSaveApplication, type ApplicationSort } from './api'
 import { ApplicationFormDialog } from './ApplicationFormDialog'
 import { APPLICATION_MESSAGES, applicationToForm, EMPTY_APPLICATION_FORM, personName, type ApplicationRow } from './model'
 
@@ -19,19 +21,42 @@ type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; applica
 /** The query parameter of a link to one application (the admin dashboard's « Détails »): its row is shown, and edited by whoever may. */
 const LINK_PARAM = 'application'
 
+/** The columns, each sorting the list on itself. */
+const APPLICATION_COLUMNS: [ApplicationSort, string][] = [
+  ['name', 'Nom'],
+  ['description', 'Description'],
+  ['ra', 'RA'],
+  ['bpo_metier', 'BPO Métier'],
+  ['bpo_groupe', 'BPO Groupe'],
+  ['rssi', 'RSSI'],
+  ['created_at', 'Création'],
+]
+
 /** SPEC §2 Applications: everyone may read; only admin and rssi (`canManage`) see the actions. */
-export function ApplicationsPage({ title, canManage }: { title: string; canManage: boolean }) {
-  const applications = useApplications()
+export function ApplicationsPage({
+  title,
+  canManage,
+  importAction,
+}: {
+  title: string
+  canManage: boolean
+  /** The applications import's button (src/features/directory-sync, composed by the route). */
+  importAction?: ReactNode
+}) {
+  const list = usePagedList<ApplicationSort>({ sort: 'name' })
+  const applications = useApplicationsPage(list.request)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const [searchParams] = useSearchParams()
   const linkedId = searchParams.get(LINK_PARAM)
   // The linked application's form opens once; closing it leaves its row highlighted and the link as it was.
   const [dismissedLink, setDismissedLink] = useState<string | null>(null)
-  const linked = linkedId ? (applications.data?.find((application) => application.id === linkedId) ?? null) : null
+  // The linked application is read on its own: it may be on any page of the list.
+  const linkedApplication = useApplication(linkedId)
+  const linked = linkedId ? (linkedApplication.data ?? null) : null
   const editing: Editing =
     canManage && chosen.kind === 'closed' && linked && linkedId !== dismissedLink ? { kind: 'edit', application: linked } : chosen
   const listRef = useRef<HTMLDivElement>(null)
-  const linkedShown = linked !== null
+  const linkedShown = applications.data?.rows.some((application) => application.id === linkedId) ?? false
   const [deleting, setDeleting] = useState<ApplicationRow | null>(null)
   const choices = useOwnerChoices(canManage && editing.kind !== 'closed')
   const save = useSaveApplication()
@@ -58,19 +83,27 @@ export function ApplicationsPage({ title, canManage }: { title: string; canManag
         title={title}
         actions={
           canManage && (
-            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
-              Nouvelle application
-            </Button>
+            <>
+              {importAction}
+              <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
+                Nouvelle application
+              </Button>
+            </>
           )
         }
       />
       {applications.isError && <ErrorBox message={applications.error.message} className="mb-4" />}
-      {linkedId && applications.data && !linked && (
+      {linkedApplication.isError && <ErrorBox message={linkedApplication.error.message} className="mb-4" />}
+      {linkedId && linkedApplication.data === null && (
         <ErrorBox message="L'application demandée est introuvable : elle a peut-être été supprimée." className="mb-4" />
       )}
-      {applications.data && (
-        <p className="mb-2 text-sm text-gray-600">{totalText(applications.data.length, 'application', 'applications')}</p>
-      )}
+      <SearchField
+        label="Rechercher une application"
+        help="Nom ou description"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        className="mb-4 max-w-md"
+      />
       <Card>
         <div ref={listRef}>
           {applications.isPending ? (
@@ -81,19 +114,17 @@ export function ApplicationsPage({ title, canManage }: { title: string; canManag
             <Table caption="Applications">
               <TableHead>
                 <tr>
-                  <TableHeaderCell>Nom</TableHeaderCell>
-                  <TableHeaderCell>Description</TableHeaderCell>
-                  <TableHeaderCell>RA</TableHeaderCell>
-                  <TableHeaderCell>BPO Métier</TableHeaderCell>
-                  <TableHeaderCell>BPO Groupe</TableHeaderCell>
-                  <TableHeaderCell>RSSI</TableHeaderCell>
-                  <TableHeaderCell>Création</TableHeaderCell>
+                  {APPLICATION_COLUMNS.map(([column, label]) => (
+                    <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
+                  ))}
                   {canManage && <TableHeaderCell>Actions</TableHeaderCell>}
                 </tr>
               </TableHead>
               <TableBody>
-                {(applications.data ?? []).length === 0 && <TableEmptyRow colSpan={columns} message="Aucune application" />}
-                {applications.data?.map((application) => (
+                {applications.data?.rows.length === 0 && (
+                  <TableEmptyRow colSpan={columns} message={list.request.search.trim() ? 'Aucune application ne correspond à la recherche' : 'Aucune application'} />
+                )}
+                {applications.data?.rows.map((application) => (
                   <TableRow
                     key={application.id}
                     aria-current={application.id === linkedId ? 'true' : undefined}
@@ -129,6 +160,15 @@ export function ApplicationsPage({ title, canManage }: { title: string; canManag
             </Table>
           )}
         </div>
+        <Pager
+          page={list.request.page}
+          size={list.request.size}
+          total={applications.data?.total}
+          singular="application"
+          several="applications"
+          onPage={list.setPage}
+          onSize={list.setSize}
+        />
       </Card>
       {editing.kind !== 'closed' && (
         <ApplicationFormDialog

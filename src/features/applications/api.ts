@@ -1,7 +1,7 @@
 /** The only file of the applications feature that calls Supabase. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
-import { readAllPages } from '@/lib/paging'
+import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { groupOwnerChoices, type ApplicationInput, type ApplicationOwnerChoices, type ApplicationRow, type OwnerChoice } from './model'
@@ -9,17 +9,49 @@ import { groupOwnerChoices, type ApplicationInput, type ApplicationOwnerChoices,
 const APPLICATION_SELECT =
   '*, ra:ra_id(first_name,last_name), bpo_metier:bpo_metier_id(first_name,last_name), bpo_groupe:bpo_groupe_id(first_name,last_name), rssi:rssi_id(first_name,last_name)'
 
-/** Every application by name; the id breaks ties so that pages neither overlap nor skip. */
-export function fetchApplications(): Promise<ApplicationRow[]> {
-  return readAllPages((from, to) =>
-    getSupabase()
-      .from('applications')
-      .select(APPLICATION_SELECT)
-      .order('name')
-      .order('id')
-      .range(from, to)
-      .overrideTypes<ApplicationRow[], { merge: false }>(),
-  )
+/** The columns the applications page sorts on, each read as its orders; the id comes last as a tie-breaker. */
+export const APPLICATION_SORTS = {
+  name: ['name'],
+  description: ['description'],
+  ra: ['ra(last_name)', 'ra(first_name)'],
+  bpo_metier: ['bpo_metier(last_name)', 'bpo_metier(first_name)'],
+  bpo_groupe: ['bpo_groupe(last_name)', 'bpo_groupe(first_name)'],
+  rssi: ['rssi(last_name)', 'rssi(first_name)'],
+  created_at: ['created_at'],
+} as const satisfies Record<string, readonly string[]>
+export type ApplicationSort = keyof typeof APPLICATION_SORTS
+
+/** What a search of the applications page looks in: each column has a trigram index (the applications migration). */
+const APPLICATION_SEARCH_COLUMNS = ['name', 'description'] as const
+
+/** One page of the applications, searched and sorted on the server, with how many the search finds in all. */
+export async function fetchApplicationsPage(request: PageRequest<ApplicationSort>): Promise<Page<ApplicationRow>> {
+  let query = getSupabase().from('applications').select(APPLICATION_SELECT, { count: 'exact' })
+  const search = searchFilter(request.search, APPLICATION_SEARCH_COLUMNS)
+  if (search) query = query.or(search)
+  for (const column of APPLICATION_SORTS[request.sort]) {
+    // Empty cells last whichever the direction, so that the filled ones lead.
+    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
+  }
+  const { data, error, count } = await query
+    .order('id')
+    .range(...pageRange(request))
+    .overrideTypes<ApplicationRow[], { merge: false }>()
+  if (error) throwApiError(error)
+  return { rows: data ?? [], total: count ?? 0 }
+}
+
+/** The application a link names (the admin dashboard's « Détails »), or null when there is none with this id. */
+export async function fetchApplication(id: string): Promise<ApplicationRow | null> {
+  const { data, error } = await getSupabase()
+    .from('applications')
+    .select(APPLICATION_SELECT)
+    .eq('id', id)
+    .overrideTypes<ApplicationRow[], { merge: false }>()
+  // A malformed id is an application that does not exist, not a failure.
+  if (error?.code === '22P02') return null
+  if (error) throwApiError(error)
+  return data?.[0] ?? null
 }
 
 /** Every person who may own an application, however many there are. */
@@ -54,14 +86,19 @@ export async function deleteApplication(id: string): Promise<void> {
 
 export const applicationKeys = {
   all: ['applications'] as const,
-  list: () => ['applications', 'list'] as const,
+  page: (request: PageRequest<ApplicationSort>) => ['applications', 'page', request] as const,
+  one: (id: string) => ['applications', 'one', id] as const,
   ownerChoices: () => ['applications', 'owner-choices'] as const,
 }
 
-export const applicationsQuery = () => queryOptions({ queryKey: applicationKeys.list(), queryFn: fetchApplications })
+// The page read keeps showing while the next one loads, so that paging and typing never blank the table.
+export const applicationsPageQuery = (request: PageRequest<ApplicationSort>) =>
+  queryOptions({ queryKey: applicationKeys.page(request), queryFn: () => fetchApplicationsPage(request), placeholderData: keepPreviousData })
 export const ownerChoicesQuery = () => queryOptions({ queryKey: applicationKeys.ownerChoices(), queryFn: fetchOwnerChoices })
 
-export const useApplications = () => useQuery(applicationsQuery())
+export const useApplicationsPage = (request: PageRequest<ApplicationSort>) => useQuery(applicationsPageQuery(request))
+export const useApplication = (id: string | null) =>
+  useQuery({ queryKey: applicationKeys.one(id ?? ''), queryFn: () => fetchApplication(id ?? ''), enabled: id !== null })
 export const useOwnerChoices = (enabled: boolean) => useQuery({ ...ownerChoicesQuery(), enabled })
 /** Applications changed by another administrator, and renamed owners, show without a reload. */
 export const useLiveApplications = () => useLiveInvalidation(['applications', 'users'], applicationKeys.all)

@@ -7,9 +7,11 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { totalText } from '@/lib/paging'
-import { useApplicationChoices, useControlRules, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule } from './api'
+import { Pager } from '@/components/ui/Pager'
+import { SearchField } from '@/components/ui/SearchField'
+import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { usePagedList } from '@/lib/use-paged-list'
+import { useApplicationChoices, useControlRulesPage, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule, type ControlRuleSort } from './api'
 import { ControlRuleFormDialog } from './ControlRuleFormDialog'
 import {
   CONTROL_MESSAGES,
@@ -23,10 +25,22 @@ import {
 
 type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; rule: ControlRuleRow }
 
+/** The columns, each sorting the list on itself. */
+const RULE_COLUMNS: [ControlRuleSort, string][] = [
+  ['name', 'Nom'],
+  ['description', 'Description'],
+  ['global', 'Portée'],
+  ['application', 'Application'],
+  ['parameters', 'Paramètres'],
+  ['enabled', 'Statut'],
+]
+
 /** SPEC §2 Contrôles (admin and rssi): list, create, edit, toggle, delete control rules. */
 export function ControlsPage({ title }: { title: string }) {
   useLiveControlRules()
-  const rules = useControlRules()
+  // Newest first until a column is chosen, as the rules were always listed.
+  const list = usePagedList<ControlRuleSort>({ sort: 'created_at', direction: 'desc' })
+  const rules = useControlRulesPage(list.request)
   const [editing, setEditing] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<ControlRuleRow | null>(null)
   const applications = useApplicationChoices(editing.kind !== 'closed')
@@ -51,7 +65,13 @@ export function ControlsPage({ title }: { title: string }) {
       />
       {rules.isError && <ErrorBox message={rules.error.message} className="mb-4" />}
       {toggle.isError && <ErrorBox message={toggle.error.message} className="mb-4" />}
-      {rules.data && <p className="mb-2 text-sm text-gray-600">{totalText(rules.data.length, 'règle de contrôle', 'règles de contrôle')}</p>}
+      <SearchField
+        label="Rechercher une règle"
+        help="Nom ou description"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        className="mb-4 max-w-md"
+      />
       <Card>
         {rules.isPending ? (
           <div className="flex justify-center p-8">
@@ -61,18 +81,17 @@ export function ControlsPage({ title }: { title: string }) {
           <Table caption="Règles de contrôle">
             <TableHead>
               <tr>
-                <TableHeaderCell>Nom</TableHeaderCell>
-                <TableHeaderCell>Description</TableHeaderCell>
-                <TableHeaderCell>Portée</TableHeaderCell>
-                <TableHeaderCell>Application</TableHeaderCell>
-                <TableHeaderCell>Paramètres</TableHeaderCell>
-                <TableHeaderCell>Statut</TableHeaderCell>
+                {RULE_COLUMNS.map(([column, label]) => (
+                  <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
+                ))}
                 <TableHeaderCell>Actions</TableHeaderCell>
               </tr>
             </TableHead>
             <TableBody>
-              {(rules.data ?? []).length === 0 && <TableEmptyRow colSpan={7} message="Aucune règle de contrôle" />}
-              {rules.data?.map((rule) => (
+              {rules.data?.rows.length === 0 && (
+                <TableEmptyRow colSpan={7} message={list.request.search.trim() ? 'Aucune règle ne correspond à la recherche' : 'Aucune règle de contrôle'} />
+              )}
+              {rules.data?.rows.map((rule) => (
                 <TableRow key={rule.id}>
                   <TableCell className="font-medium">{rule.name}</TableCell>
                   <TableCell>{rule.description || '-'}</TableCell>
@@ -110,6 +129,15 @@ export function ControlsPage({ title }: { title: string }) {
             </TableBody>
           </Table>
         )}
+        <Pager
+          page={list.request.page}
+          size={list.request.size}
+          total={rules.data?.total}
+          singular="règle de contrôle"
+          several="règles de contrôle"
+          onPage={list.setPage}
+          onSize={list.setSize}
+        />
       </Card>
       {editing.kind !== 'closed' && (
         <ControlRuleFormDialog

@@ -1,22 +1,28 @@
+import { useState } from 'react'
 import { FormDialog } from '@/components/ui/FormDialog'
 import { SelectField } from '@/components/ui/SelectField'
 import { TextInput } from '@/components/ui/TextInput'
 import { ROLES, roleLabel, type Role } from '@/lib/labels'
 import { useValidatedForm } from '@/lib/use-validated-form'
-import { toUserInput, userFullName, validateUserForm, type UserFormValues, type UserInput, type UserRow } from './model'
+import { Combobox, type ComboboxOption } from '@/components/ui/Combobox'
+import { countText } from '@/lib/plural'
+import { MANAGER_CHOICES, useManagerChoices } from './api'
+import { toUserInput, userFullName, validateUserForm, type ManagerChoice, type UserFormValues, type UserInput } from './model'
 
 interface UserFormDialogProps {
   editing: boolean
   initialValues: UserFormValues
-  /** Already filtered: managers other than the person being edited. */
-  managers: Pick<UserRow, 'id' | 'first_name' | 'last_name'>[]
+  /** The person edited (never offered as their own manager); null when creating. */
+  editingId: string | null
+  /** The manager the person has now, shown by the picker; null for none. */
+  initialManager: ManagerChoice | null
   /** The signed-in admin editing their own profile may not change their role (the database refuses it too). */
   roleLocked?: boolean
   onSubmit: (input: UserInput) => Promise<void>
   onClose: () => void
 }
 
-export function UserFormDialog({ editing, initialValues, managers, roleLocked = false, onSubmit, onClose }: UserFormDialogProps) {
+export function UserFormDialog({ editing, editingId, initialValues, initialManager, roleLocked = false, onSubmit, onClose }: UserFormDialogProps) {
   const { values, setField, errors, serverError, pending, submit } = useValidatedForm({
     initialValues,
     validate: validateUserForm,
@@ -38,17 +44,34 @@ export function UserFormDialog({ editing, initialValues, managers, roleLocked = 
             </option>
           ))}
         </SelectField>
-        <SelectField label="Manager" name="manager_id" value={values.manager_id} onChange={(event) => update('manager_id')(event.target.value)}>
-          <option value="">Aucun manager</option>
-          {managers.map((manager) => (
-            <option key={manager.id} value={manager.id}>
-              {userFullName(manager)}
-            </option>
-          ))}
-        </SelectField>
+        <ManagerPicker editingId={editingId} initialManager={initialManager} onChange={(id) => update('manager_id')(id)} />
         <TextInput label="Poste" name="position" value={values.position} onChange={(event) => update('position')(event.target.value)} />
         <TextInput label="Département" name="department" value={values.department} onChange={(event) => update('department')(event.target.value)} />
       </div>
     </FormDialog>
+  )
+}
+
+const asOption = (manager: ManagerChoice): ComboboxOption => ({ id: manager.id, label: userFullName(manager) })
+
+/** SPEC §5's manager: one of thousands of people, found on the server as the administrator types. */
+function ManagerPicker({ editingId, initialManager, onChange }: { editingId: string | null; initialManager: ManagerChoice | null; onChange: (id: string) => void }) {
+  const [chosen, setChosen] = useState<ComboboxOption | null>(initialManager && asOption(initialManager))
+  const [search, setSearch] = useState('')
+  const choices = useManagerChoices(search, editingId)
+  const total = choices.data?.total ?? 0
+  return (
+    <Combobox
+      label="Manager"
+      noneLabel="Aucun manager"
+      value={chosen}
+      options={choices.data?.rows.map(asOption)}
+      onSearch={setSearch}
+      moreText={total > MANAGER_CHOICES ? `${MANAGER_CHOICES} premiers sur ${countText(total, 'manager', 'managers')} : précisez la recherche.` : null}
+      onChange={(option) => {
+        setChosen(option)
+        onChange(option?.id ?? '')
+      }}
+    />
   )
 }

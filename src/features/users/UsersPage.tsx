@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
@@ -8,22 +8,48 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { Pager } from '@/components/ui/Pager'
+import { SearchField } from '@/components/ui/SearchField'
+import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDateTime } from '@/lib/dates'
 import { roleLabel } from '@/lib/labels'
-import { totalText } from '@/lib/paging'
-import { useDeleteUser, useSaveUser, useUsers } from './api'
+import { usePagedList } from '@/lib/use-paged-list'
+import { useDeleteUser, useSaveUser, useUser, useUsersPage, type UserSort } from './api'
 import { UserFormDialog } from './UserFormDialog'
-import { EMPTY_USER_FORM, managerChoices, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
+import { currentManager, EMPTY_USER_FORM, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
 
 type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; user: UserRow }
 
 /** The query parameter of a link to one person (the admin dashboard's « Détails »): their row is shown and edited. */
 const LINK_PARAM = 'utilisateur'
 
+/** The columns, each sorting the list on itself. */
+const USER_COLUMNS: [UserSort, string][] = [
+  ['name', 'Nom'],
+  ['email', 'Email'],
+  ['role', 'Rôle'],
+  ['position', 'Poste'],
+  ['department', 'Département'],
+  ['manager', 'Manager'],
+  ['last_login', 'Dernière connexion'],
+]
+
 /** SPEC §2 Users (admin and rssi): list, create, edit, delete. */
-export function UsersPage({ title, currentUserId }: { title: string; currentUserId: string }) {
-  const users = useUsers()
+export function UsersPage({
+  title,
+  currentUserId,
+  importAction,
+  rowActions,
+}: {
+  title: string
+  currentUserId: string
+  /** The directory import's button (src/features/directory-sync, composed by the route). */
+  importAction?: ReactNode
+  /** More actions on a person's row: deactivate, reactivate, invite. */
+  rowActions?: (user: UserRow) => ReactNode
+}) {
+  const list = usePagedList<UserSort>({ sort: 'name' })
+  const users = useUsersPage(list.request)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<UserRow | null>(null)
   const save = useSaveUser()
@@ -32,11 +58,13 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
   const linkedId = searchParams.get(LINK_PARAM)
   // The linked person's form opens once; closing it leaves their row highlighted and the link as it was.
   const [dismissedLink, setDismissedLink] = useState<string | null>(null)
-  const linked = linkedId ? (users.data?.find((user) => user.id === linkedId) ?? null) : null
+  // The linked person is read on their own: they may be on any page of the list.
+  const linkedUser = useUser(linkedId)
+  const linked = linkedId ? (linkedUser.data ?? null) : null
   const editing: Editing = chosen.kind === 'closed' && linked && linkedId !== dismissedLink ? { kind: 'edit', user: linked } : chosen
   const editingId = editing.kind === 'edit' ? editing.user.id : null
   const listRef = useRef<HTMLDivElement>(null)
-  const linkedShown = linked !== null
+  const linkedShown = users.data?.rows.some((user) => user.id === linkedId) ?? false
 
   useEffect(() => {
     if (linkedShown) listRef.current?.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: 'center' })
@@ -57,16 +85,26 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
       <PageHeader
         title={title}
         actions={
-          <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
-            Nouvel utilisateur
-          </Button>
+          <>
+            {importAction}
+            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
+              Nouvel utilisateur
+            </Button>
+          </>
         }
       />
       {users.isError && <ErrorBox message={users.error.message} className="mb-4" />}
-      {linkedId && users.data && !linked && (
+      {linkedUser.isError && <ErrorBox message={linkedUser.error.message} className="mb-4" />}
+      {linkedId && linkedUser.data === null && (
         <ErrorBox message="L'utilisateur demandé est introuvable : il a peut-être été supprimé." className="mb-4" />
       )}
-      {users.data && <p className="mb-2 text-sm text-gray-600">{totalText(users.data.length, 'utilisateur', 'utilisateurs')}</p>}
+      <SearchField
+        label="Rechercher un utilisateur"
+        help="Nom, prénom, e-mail, poste ou département"
+        value={list.searchText}
+        onChange={list.setSearchText}
+        className="mb-4 max-w-md"
+      />
       <Card>
         <div ref={listRef}>
           {users.isPending ? (
@@ -77,19 +115,17 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
             <Table caption="Utilisateurs">
               <TableHead>
                 <tr>
-                  <TableHeaderCell>Nom</TableHeaderCell>
-                  <TableHeaderCell>Email</TableHeaderCell>
-                  <TableHeaderCell>Rôle</TableHeaderCell>
-                  <TableHeaderCell>Poste</TableHeaderCell>
-                  <TableHeaderCell>Département</TableHeaderCell>
-                  <TableHeaderCell>Manager</TableHeaderCell>
-                  <TableHeaderCell>Dernière connexion</TableHeaderCell>
+                  {USER_COLUMNS.map(([column, label]) => (
+                    <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
+                  ))}
                   <TableHeaderCell>Actions</TableHeaderCell>
                 </tr>
               </TableHead>
               <TableBody>
-                {(users.data ?? []).length === 0 && <TableEmptyRow colSpan={8} message="Aucun utilisateur" />}
-                {users.data?.map((user) => (
+                {users.data?.rows.length === 0 && (
+                  <TableEmptyRow colSpan={8} message={list.request.search.trim() ? 'Aucun utilisateur ne correspond à la recherche' : 'Aucun utilisateur'} />
+                )}
+                {users.data?.rows.map((user) => (
                   <TableRow
                     key={user.id}
                     aria-current={user.id === linkedId ? 'true' : undefined}
@@ -114,6 +150,7 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
                             <Trash2 aria-hidden="true" className="h-4 w-4 text-red-600" />
                           </Button>
                         )}
+                        {rowActions?.(user)}
                       </div>
                     </TableCell>
                   </TableRow>
@@ -122,12 +159,22 @@ export function UsersPage({ title, currentUserId }: { title: string; currentUser
             </Table>
           )}
         </div>
+        <Pager
+          page={list.request.page}
+          size={list.request.size}
+          total={users.data?.total}
+          singular="utilisateur"
+          several="utilisateurs"
+          onPage={list.setPage}
+          onSize={list.setSize}
+        />
       </Card>
       {editing.kind !== 'closed' && (
         <UserFormDialog
           editing={editing.kind === 'edit'}
           initialValues={editing.kind === 'edit' ? userToForm(editing.user) : EMPTY_USER_FORM}
-          managers={managerChoices(users.data ?? [], editingId)}
+          editingId={editingId}
+          initialManager={editing.kind === 'edit' ? currentManager(editing.user) : null}
           roleLocked={editingId !== null && editingId === currentUserId}
           onClose={closeForm}
           onSubmit={async (input) => {

@@ -1,23 +1,70 @@
 /** The only file of the users feature that calls Supabase. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
-import { readAllPages } from '@/lib/paging'
+import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
-import type { UserInput, UserRow } from './model'
+import type { ManagerChoice, UserInput, UserRow } from './model'
 
-/** Everyone, by last name then first name; the id breaks ties so that no one falls between two pages. */
-export function fetchUsers(): Promise<UserRow[]> {
-  return readAllPages((from, to) =>
-    getSupabase()
-      .from('users')
-      .select('*, manager:manager_id(first_name,last_name)')
-      .order('last_name')
-      .order('first_name')
-      .order('id')
-      .range(from, to)
-      .overrideTypes<UserRow[], { merge: false }>(),
-  )
+/** The columns the users page sorts on; each is read as the orders that make it up, the id last as a tie-breaker. */
+export const USER_SORTS = {
+  name: ['last_name', 'first_name'],
+  email: ['email'],
+  role: ['role'],
+  position: ['position'],
+  department: ['department'],
+  manager: ['manager(last_name)', 'manager(first_name)'],
+  last_login: ['last_login'],
+} as const satisfies Record<string, readonly string[]>
+export type UserSort = keyof typeof USER_SORTS
+
+/** What a search of the users page looks in: each column has a trigram index (the directory migration). */
+const USER_SEARCH_COLUMNS = ['first_name', 'last_name', 'email', 'position', 'department'] as const
+
+const USER_SELECT = '*, manager:manager_id(first_name,last_name)'
+
+/** One page of the people, searched and sorted on the server, with how many the search finds in all. */
+export async function fetchUsersPage(request: PageRequest<UserSort>): Promise<Page<UserRow>> {
+  let query = getSupabase().from('users').select(USER_SELECT, { count: 'exact' })
+  const search = searchFilter(request.search, USER_SEARCH_COLUMNS)
+  if (search) query = query.or(search)
+  for (const column of USER_SORTS[request.sort]) {
+    // Empty cells last whichever the direction, so that the filled ones lead.
+    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
+  }
+  const { data, error, count } = await query
+    .order('id')
+    .range(...pageRange(request))
+    .overrideTypes<UserRow[], { merge: false }>()
+  if (error) throwApiError(error)
+  return { rows: data ?? [], total: count ?? 0 }
+}
+
+/** The person a link names (the admin dashboard's « Détails »), or null when there is none with this id. */
+export async function fetchUser(id: string): Promise<UserRow | null> {
+  const { data, error } = await getSupabase()
+    .from('users')
+    .select(USER_SELECT)
+    .eq('id', id)
+    .overrideTypes<UserRow[], { merge: false }>()
+  // A malformed id is a person that does not exist, not a failure.
+  if (error?.code === '22P02') return null
+  if (error) throwApiError(error)
+  return data?.[0] ?? null
+}
+
+/** How many managers the picker shows at most: the search narrows further. */
+export const MANAGER_CHOICES = 20
+
+/** SPEC §5: the managers matching a search, never the person being edited, with how many match in all. */
+export async function fetchManagerChoices(search: string, editingId: string | null): Promise<Page<ManagerChoice>> {
+  let query = getSupabase().from('users').select('id, first_name, last_name', { count: 'exact' }).eq('role', 'manager')
+  if (editingId) query = query.neq('id', editingId)
+  const filter = searchFilter(search, ['first_name', 'last_name', 'email'])
+  if (filter) query = query.or(filter)
+  const { data, error, count } = await query.order('last_name').order('first_name').order('id').limit(MANAGER_CHOICES)
+  if (error) throwApiError(error)
+  return { rows: data ?? [], total: count ?? 0 }
 }
 
 export async function createUser(input: UserInput): Promise<void> {
@@ -37,11 +84,23 @@ export async function deleteUser(id: string): Promise<void> {
 
 export const userKeys = {
   all: ['users'] as const,
-  list: () => ['users', 'list'] as const,
+  page: (request: PageRequest<UserSort>) => ['users', 'page', request] as const,
+  one: (id: string) => ['users', 'one', id] as const,
+  managerChoices: (search: string, editingId: string | null) => ['users', 'manager-choices', search, editingId] as const,
 }
 
-export const usersQuery = () => queryOptions({ queryKey: userKeys.list(), queryFn: fetchUsers })
-export const useUsers = () => useQuery(usersQuery())
+// The page read keeps showing while the next one loads, so that paging and typing never blank the table.
+export const usersPageQuery = (request: PageRequest<UserSort>) =>
+  queryOptions({ queryKey: userKeys.page(request), queryFn: () => fetchUsersPage(request), placeholderData: keepPreviousData })
+export const useUsersPage = (request: PageRequest<UserSort>) => useQuery(usersPageQuery(request))
+export const useUser = (id: string | null) =>
+  useQuery({ queryKey: userKeys.one(id ?? ''), queryFn: () => fetchUser(id ?? ''), enabled: id !== null })
+export const useManagerChoices = (search: string, editingId: string | null) =>
+  useQuery({
+    queryKey: userKeys.managerChoices(search, editingId),
+    queryFn: () => fetchManagerChoices(search, editingId),
+    placeholderData: keepPreviousData,
+  })
 /** People added, edited or removed by another administrator (or an import) show without a reload. */
 export const useLiveUsers = () => useLiveInvalidation(['users'], userKeys.all)
 

@@ -12,6 +12,8 @@ export interface UserRow {
   department: string | null
   manager_id: string | null
   last_login: string | null
+  /** False for a leaver: deactivated, never deleted (rpc set_user_active, import_directory). Rows built by hand may omit it. */
+  active?: boolean
   created_at: string
   updated_at: string
   manager: { first_name: string; last_name: string } | null
@@ -114,11 +116,12 @@ export function userFullName(user: { first_name: string; last_name: string } | n
   return [user.first_name, user.last_name].filter(Boolean).join(' ').trim() || '-'
 }
 
-/** SPEC §5: people with the manager role, never the person being edited. */
-export function managerChoices(users: Pick<UserRow, 'id' | 'role' | 'first_name' | 'last_name'>[], editingId: string | null) {
-  return users
-    .filter((user) => user.role === 'manager' && user.id !== editingId)
-    .sort((a, b) => userFullName(a).localeCompare(userFullName(b), 'fr'))
+/** A manager the form's picker offers. */
+export type ManagerChoice = Pick<UserRow, 'id' | 'first_name' | 'last_name'>
+
+/** The manager the edited person has, as the picker shows it; null for none. */
+export function currentManager(user: UserRow): ManagerChoice | null {
+  return user.manager_id && user.manager ? { id: user.manager_id, ...user.manager } : null
 }
 
 export const orDash = (value: string | null | undefined) => (value && value.trim() !== '' ? value : '-')

@@ -23,12 +23,15 @@ export interface UserRow {
   banned_until: Date | null
   deleted_at: Date | null
   is_anonymous: boolean
+  /** Recertif's own: the person left the directory (public.users.active is false). Never part of the user's JSON. */
+  deactivated: boolean
 }
 
 export const USER_COLUMNS = `u.id::text as id, u.aud, u.role, u.email, u.phone, u.email_confirmed_at, u.phone_confirmed_at,
   u.confirmed_at, u.confirmation_sent_at, u.recovery_sent_at, u.email_change, u.email_change_sent_at, u.invited_at,
   u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data, u.created_at, u.updated_at, u.banned_until,
-  u.deleted_at, u.is_anonymous`
+  u.deleted_at, u.is_anonymous,
+  exists (select 1 from public.users p where lower(p.email) = lower(u.email) and not p.active) as deactivated`
 
 interface IdentityRow {
   id: string
@@ -47,7 +50,14 @@ export async function findUserById(sql: Sql, id: string): Promise<UserRow | unde
   return rows[0]
 }
 
+/**
+ * Banned, as GoTrue says, or deactivated in Recertif's directory. On hosted Supabase the function that deactivates a
+ * leaver also bans their account through the admin API (netlify/functions/directory-sync.ts); locally the directory
+ * itself is read, so that a deactivation made by any path (the RPC, an import, a test) refuses the person at once,
+ * with the answers GoTrue gives a banned account.
+ */
 export function isBanned(user: UserRow): boolean {
+  if (user.deactivated) return true
   return user.banned_until !== null && user.banned_until.getTime() > Date.now()
 }
 

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router-dom'
 import { ApplicationFormDialog } from '@/features/applications/ApplicationFormDialog'
@@ -21,10 +21,16 @@ const application: ApplicationRow = {
   rssi: null,
 }
 
+const { requests } = vi.hoisted(() => ({ requests: [] as unknown[] }))
+
 const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
 
 vi.mock('@/features/applications/api', () => ({
-  useApplications: () => ({ isPending: false, isError: false, data: [application] }),
+  useApplicationsPage: (request: unknown) => {
+    requests.push(request)
+    return { isPending: false, isError: false, data: { rows: [application], total: 1 } }
+  },
+  useApplication: (id: string | null) => ({ isError: false, data: id === null ? undefined : id === application.id ? application : null }),
   useOwnerChoices: () => ({ isError: false, data: undefined }),
   useSaveApplication: () => mutation,
   useDeleteApplication: () => mutation,
@@ -55,7 +61,7 @@ describe('ApplicationsPage', () => {
     const row = screen.getByRole('row', { name: /SAP Finance/ })
     expect(within(row).getByText('Rémi Admin')).toBeInTheDocument()
     expect(within(row).getByText('05 mars 2025')).toBeInTheDocument()
-    expect(screen.getByText('1 application')).toBeInTheDocument()
+    expect(screen.getByRole('status')).toHaveTextContent('1–1 sur 1 application')
     expect(screen.getByRole('button', { name: 'Nouvelle application' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Modifier SAP Finance' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Supprimer SAP Finance' })).toBeInTheDocument()
@@ -64,7 +70,18 @@ describe('ApplicationsPage', () => {
   it('shows the list without any action button to the other roles', () => {
     renderPage(false)
     expect(screen.getByRole('row', { name: /SAP Finance/ })).toBeInTheDocument()
-    expect(screen.queryAllByRole('button')).toHaveLength(0)
+    // Sorting and paging are reading; no button changes anything.
+    expect(screen.queryAllByRole('button').map((button) => button.textContent || button.getAttribute('aria-label'))).toEqual([
+      'Nom',
+      'Description',
+      'RA',
+      'BPO Métier',
+      'BPO Groupe',
+      'RSSI',
+      'Création',
+      'Page précédente',
+      'Page suivante',
+    ])
     expect(screen.queryByRole('columnheader', { name: 'Actions' })).not.toBeInTheDocument()
   })
 
@@ -101,6 +118,19 @@ describe("ApplicationsPage opened from a link (the admin dashboard's Détails)",
     renderPage(true, '?application=inconnue')
     expect(screen.getByRole('alert')).toHaveTextContent("L'application demandée est introuvable")
     expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})
+
+describe('ApplicationsPage, paged on the server', () => {
+  it('asks the server for the page sorted on the header clicked, and for what is searched once typing pauses', async () => {
+    const user = userEvent.setup()
+    renderPage(false)
+    const ra = screen.getByRole('columnheader', { name: 'RA' })
+    await user.click(within(ra).getByRole('button', { name: 'RA' }))
+    expect(ra).toHaveAttribute('aria-sort', 'ascending')
+    expect(requests.at(-1)).toMatchObject({ sort: 'ra', direction: 'asc', page: 0 })
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher une application' }), 'sap')
+    await waitFor(() => expect(requests.at(-1)).toMatchObject({ sort: 'ra', search: 'sap', page: 0 }))
   })
 })
 

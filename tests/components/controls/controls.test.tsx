@@ -21,7 +21,7 @@ const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPend
 
 vi.mock('@/features/controls/api', () => ({
   useLiveControlRules: () => {},
-  useControlRules: () => ({ isPending: false, isError: false, data: [rule] }),
+  useControlRulesPage: () => ({ isPending: false, isError: false, data: { rows: [rule], total: 1 } }),
   useApplicationChoices: () => ({ data: [{ id: 'app-1', name: 'SAP Finance' }] }),
   useSaveControlRule: () => mutation,
   useToggleControlRule: () => mutation,
@@ -52,7 +52,7 @@ describe('ControlsPage', () => {
     expect(within(row).getByText('SAP Finance')).toBeInTheDocument()
     expect(within(row).getByText('Active')).toBeInTheDocument()
     expect(row.querySelector('pre')?.textContent).toBe('{\n  "inactivity_threshold": 90\n}')
-    expect(screen.getByText('1 règle de contrôle')).toBeInTheDocument()
+    expect(screen.getByRole('status')).toHaveTextContent('1–1 sur 1 règle de contrôle')
     await user.click(within(row).getByRole('button', { name: 'Désactiver Comptes inactifs' }))
     expect(mutation.mutate).toHaveBeenCalledWith({ id: 'rule-1', enabled: false })
   })

@@ -1,9 +1,9 @@
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router-dom'
 import { UserFormDialog } from '@/features/users/UserFormDialog'
 import { UsersPage } from '@/features/users/UsersPage'
-import { EMPTY_USER_FORM, managerChoices, userToForm, type UserRow } from '@/features/users/model'
+import { currentManager, EMPTY_USER_FORM, userToForm, type UserRow } from '@/features/users/model'
 
 function person(overrides: Partial<UserRow>): UserRow {
   return {
@@ -31,8 +31,18 @@ const everyone = [admin, manager, otherManager, employee]
 
 const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
 
+// The server's side of the manager picker: managers only, never the person edited, matching the search.
+const managerSearch = (search: string, editingId: string | null) =>
+  everyone.filter((person) => person.role === 'manager' && person.id !== editingId && `${person.first_name} ${person.last_name}`.toLowerCase().includes(search.toLowerCase()))
+
 vi.mock('@/features/users/api', () => ({
-  useUsers: () => ({ isPending: false, isError: false, data: everyone }),
+  MANAGER_CHOICES: 20,
+  useUsersPage: () => ({ isPending: false, isError: false, data: { rows: everyone, total: everyone.length } }),
+  useUser: (id: string | null) => ({ isError: false, data: id === null ? undefined : (everyone.find((person) => person.id === id) ?? null) }),
+  useManagerChoices: (search: string, editingId: string | null) => {
+    const rows = managerSearch(search, editingId)
+    return { data: { rows, total: rows.length } }
+  },
   useSaveUser: () => mutation,
   useDeleteUser: () => mutation,
 }))
@@ -74,7 +84,8 @@ describe('UsersPage', () => {
     const user = userEvent.setup()
     renderPage()
     await user.click(screen.getByRole('button', { name: 'Modifier Marc Dubois' }))
-    const options = within(screen.getByLabelText('Manager')).getAllByRole('option').map((option) => option.textContent)
+    await user.click(screen.getByRole('combobox', { name: 'Manager' }))
+    const options = within(screen.getByRole('listbox', { name: 'Manager' })).getAllByRole('option').map((option) => option.textContent)
     expect(options).toEqual(['Aucun manager', 'Nina Durand'])
   })
 
@@ -110,7 +121,7 @@ describe("UsersPage opened from a link (the admin dashboard's Détails)", () => 
 
 describe('UserFormDialog', () => {
   const renderForm = (onSubmit = vi.fn().mockResolvedValue(undefined)) => {
-    render(<UserFormDialog editing={false} initialValues={EMPTY_USER_FORM} managers={managerChoices(everyone, null)} onSubmit={onSubmit} onClose={vi.fn()} />)
+    render(<UserFormDialog editing={false} editingId={null} initialValues={EMPTY_USER_FORM} initialManager={null} onSubmit={onSubmit} onClose={vi.fn()} />)
     return onSubmit
   }
 
@@ -155,13 +166,44 @@ describe('UserFormDialog', () => {
     })
   })
 
+  it('finds a manager by typing, picks one with the keyboard and sends their id', async () => {
+    const user = userEvent.setup()
+    const onSubmit = renderForm()
+    await user.type(screen.getByLabelText(/Adresse e-mail/), 'jean@example.com')
+    await user.type(screen.getByLabelText(/^Prénom/), 'Jean')
+    await user.type(screen.getByLabelText(/^Nom/), 'Martin')
+    const picker = screen.getByRole('combobox', { name: 'Manager' })
+    await user.type(picker, 'nina')
+    // The list follows the search once typing pauses.
+    await waitFor(() => expect(within(screen.getByRole('listbox', { name: 'Manager' })).queryByRole('option', { name: 'Marc Dubois' })).toBeNull())
+    await user.keyboard('{ArrowDown}{Enter}')
+    expect(picker).toHaveValue('Nina Durand')
+    expect(picker).toHaveAttribute('aria-expanded', 'false')
+    await user.click(screen.getByRole('button', { name: 'Créer' }))
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ manager_id: 'mgr-2' }))
+  })
+
+  it("shows the person's manager, and Aucun manager clears it", async () => {
+    const user = userEvent.setup()
+    const onSubmit = vi.fn().mockResolvedValue(undefined)
+    render(<UserFormDialog editing editingId={employee.id} initialValues={userToForm(employee)} initialManager={currentManager(employee)} onSubmit={onSubmit} onClose={vi.fn()} />)
+    const picker = screen.getByRole('combobox', { name: 'Manager' })
+    expect(picker).toHaveValue('Marc Dubois')
+    await user.click(picker)
+    expect(screen.getByRole('option', { name: 'Marc Dubois' })).toHaveAttribute('aria-selected', 'true')
+    await user.click(screen.getByRole('option', { name: 'Aucun manager' }))
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ manager_id: null }))
+  })
+
   it("shows the server's French refusal inside the dialog", async () => {
     const user = userEvent.setup()
     render(
       <UserFormDialog
         editing
         initialValues={userToForm(employee)}
-        managers={managerChoices(everyone, employee.id)}
+        editingId={employee.id}
+        initialManager={currentManager(employee)}
         onSubmit={vi.fn().mockRejectedValue(new Error('Vous ne pouvez pas modifier votre propre rôle.'))}
         onClose={vi.fn()}
       />,
