@@ -22,6 +22,7 @@ export type AppPageKey =
   | 'controls'
   | 'compliance'
   | 'audit'
+  | 'notifications'
   | 'profile'
 
 const REVIEWERS: readonly Role[] = ['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra']
@@ -39,6 +40,8 @@ export const APP_PAGES: readonly AppPage[] = [
   { key: 'controls', path: 'controls', title: 'Contrôles', roles: ADMINISTRATORS, inMenu: true },
   { key: 'compliance', path: 'compliance', title: 'Conformité', roles: ['rssi'], inMenu: true },
   { key: 'audit', path: 'audit', title: 'Audit', roles: ['rssi'], inMenu: true },
+  // Not titled « Notifications »: the header's bell already carries that name.
+  { key: 'notifications', path: 'notifications', title: "Envois d'e-mails", roles: ADMINISTRATORS, inMenu: true },
   { key: 'profile', path: 'profile', title: 'Profil', roles: ROLES, inMenu: false },
 ]
 

@@ -52,6 +52,15 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   archived: 'Archivée',
 }
 
+export const CAMPAIGN_RECURRENCES = ['quarterly', 'semiannual', 'annual'] as const
+export type CampaignRecurrence = (typeof CAMPAIGN_RECURRENCES)[number]
+
+export const CAMPAIGN_RECURRENCE_LABELS: Record<CampaignRecurrence, string> = {
+  quarterly: 'Trimestrielle',
+  semiannual: 'Semestrielle',
+  annual: 'Annuelle',
+}
+
 export const ACCOUNT_TYPES = ['standard', 'privileged', 'technical', 'shared', 'emergency', 'external'] as const
 export type AccountType = (typeof ACCOUNT_TYPES)[number]
 

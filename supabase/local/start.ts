@@ -1,16 +1,20 @@
 /**
  * `npm start`: the local backend (in-memory demo data) on 127.0.0.1:54321, the mail catcher that receives the contact
- * form's messages (page on 54324), and Vite on 127.0.0.1:5173 pointed at the backend. Needs no .env and no network.
- * One Ctrl-C stops them all.
+ * form's messages and the notifications (page on 54324), the notifications' pass every 30 seconds, and Vite on
+ * 127.0.0.1:5173 pointed at the backend. Needs no .env and no network. One Ctrl-C stops them all.
  */
 import { createServer, type ViteDevServer } from 'vite'
-import { DEV_ANON_KEY } from './keys'
+import { startNotificationInterval } from '../../netlify/functions/notifications/interval'
+import { passSettingsFromEnv } from '../../netlify/functions/notifications/run'
+import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from './keys'
 import { DEFAULT_SMTP_PORT } from './mail/catcher'
 import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
 
 const BACKEND_PORT = 54321
 const APP_URL = 'http://127.0.0.1:5173'
 const MAIL_URL = 'http://127.0.0.1:54324'
+// Netlify runs the pass every 10 minutes; locally a short interval shows a campaign's mails soon after it starts.
+const NOTIFICATION_INTERVAL_MS = 30_000
 const DEMO_ACCOUNTS = [
   ['user@example.com', 'Utilisateur'],
   ['manager@example.com', 'Manager'],
@@ -48,12 +52,30 @@ async function main(): Promise<void> {
     throw error
   }
 
+  // The scheduled function's pass, in this process, against this backend with its development service key, into the
+  // mail catcher. Real SMTP_URL, NOTIFICATIONS_FROM or APP_URL variables win.
+  const notificationSettings = passSettingsFromEnv({
+    SMTP_URL: `smtp://127.0.0.1:${DEFAULT_SMTP_PORT}`,
+    NOTIFICATIONS_FROM: 'Recertif <no-reply@recertif.local>',
+    APP_URL,
+    ...process.env,
+    SUPABASE_URL: backend.url,
+    SUPABASE_SERVICE_ROLE_KEY: DEV_SERVICE_ROLE_KEY,
+  })
+  if (!notificationSettings.ok) throw new Error(`Notifications: ${notificationSettings.problems.join('; ')}`)
+  const notifications = startNotificationInterval(notificationSettings, NOTIFICATION_INTERVAL_MS, (outcome) => {
+    if ('error' in outcome) console.error(`  [notifications] pass failed: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`)
+    else if (outcome.report.claimed > 0) console.info(`  [notifications] ${outcome.report.sent} sent, ${outcome.report.failed} failed`)
+  })
+
   printBanner(backend)
   let stopping = false
   const shutdown = async (code: number) => {
     if (stopping) return
     stopping = true
     console.info('\nStopping…')
+    // The pass first: it talks to the backend and the mail catcher.
+    await notifications.stop()
     await Promise.allSettled([vite.close(), backend.stop(), mail.stop()])
     process.exit(code)
   }
@@ -75,7 +97,7 @@ function printBanner(backend: LocalBackend): void {
 Recertif is running.
   App:      ${APP_URL}
   Backend:  ${backend.url} (in-memory demo data, reset at each start)
-  E-mails:  ${MAIL_URL} (messages sent by the contact form and the auth API)
+  E-mails:  ${MAIL_URL} (messages sent by the contact form, the auth API and the notifications, every ${NOTIFICATION_INTERVAL_MS / 1000} s)
 
 Demo accounts, all with the password Demo1234!
 ${DEMO_ACCOUNTS.map(([email, role]) => `  ${email.padEnd(24)} ${role}`).join('\n')}

@@ -10,8 +10,8 @@ const EXPECTED_MENUS: Record<Role, string[]> = {
   bpo_metier: ['Tableau de bord', 'Mes revues', 'Applications'],
   bpo_groupe: ['Tableau de bord', 'Mes revues', 'Applications'],
   ra: ['Tableau de bord', 'Mes revues', 'Applications'],
-  admin: ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles'],
-  rssi: ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', 'Conformité', 'Audit'],
+  admin: ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', "Envois d'e-mails"],
+  rssi: ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', 'Conformité', 'Audit', "Envois d'e-mails"],
 }
 
 async function renderSignedIn(role: Role, overrides = {}) {

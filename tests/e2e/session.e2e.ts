@@ -25,11 +25,11 @@ const DEMO_MENUS = [
   ['manager@example.com', 'Manager', ['Tableau de bord', 'Mes revues', 'Équipe']],
   ['bpo@example.com', 'BPO Métier', ['Tableau de bord', 'Mes revues', 'Applications']],
   ['ra@example.com', "Responsable d'Application", ['Tableau de bord', 'Mes revues', 'Applications']],
-  ['admin@example.com', 'Administrateur', ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles']],
+  ['admin@example.com', 'Administrateur', ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', "Envois d'e-mails"]],
   [
     'rssi@example.com',
     'RSSI',
-    ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', 'Conformité', 'Audit'],
+    ['Tableau de bord', 'Applications', 'Campagnes', 'Utilisateurs', 'Contrôles', 'Conformité', 'Audit', "Envois d'e-mails"],
   ],
 ] as const
 

@@ -10,7 +10,7 @@ describe('Menu by role (SPEC §2)', () => {
     for (const role of ['bpo_metier', 'bpo_groupe', 'ra'] as const) {
       expect(menu(role)).toEqual(['/app/dashboard', '/app/reviews', '/app/applications'])
     }
-    expect(menu('admin')).toEqual(['/app/dashboard', '/app/applications', '/app/campaigns', '/app/users', '/app/controls'])
+    expect(menu('admin')).toEqual(['/app/dashboard', '/app/applications', '/app/campaigns', '/app/users', '/app/controls', '/app/notifications'])
     expect(menu('rssi')).toEqual([
       '/app/dashboard',
       '/app/applications',
@@ -19,6 +19,7 @@ describe('Menu by role (SPEC §2)', () => {
       '/app/controls',
       '/app/compliance',
       '/app/audit',
+      '/app/notifications',
     ])
   })
 
@@ -31,7 +32,7 @@ describe('Menu by role (SPEC §2)', () => {
     expect(canOpen('user', appPage('profile'))).toBe(true)
   })
 
-  it('has the ten child routes of SPEC', () => {
+  it("has the ten child routes of SPEC, and the notifications' page (issue 15)", () => {
     expect(APP_PAGES.map((page) => page.path)).toEqual([
       'dashboard',
       'reviews',
@@ -42,6 +43,7 @@ describe('Menu by role (SPEC §2)', () => {
       'controls',
       'compliance',
       'audit',
+      'notifications',
       'profile',
     ])
   })

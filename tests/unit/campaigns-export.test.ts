@@ -207,6 +207,10 @@ describe('campaign form rules (SPEC §5)', () => {
       account_type: null,
       start_date: '2026-12-01',
       end_date: '2026-12-02',
+      recurrence: null,
+      auto_start: false,
+      notifications_enabled: true,
+      reminders_enabled: true,
     })
   })
 

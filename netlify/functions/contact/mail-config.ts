@@ -23,9 +23,18 @@ export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfigResult {
   const to = env.CONTACT_TO?.trim()
   if (!to) problems.push('CONTACT_TO is not set')
   if (!from) problems.push('CONTACT_FROM is not set')
-  const transport = transportFromEnv(env, problems)
+  const transport = smtpTransportFromEnv(env, problems)
   if (problems.length > 0 || !transport || !from || !to) return { ok: false, problems }
-  return { ok: true, config: { transport: { ...transport, ...TIMEOUTS }, from, to } }
+  return { ok: true, config: { transport, from, to } }
+}
+
+/**
+ * The SMTP server alone, with its timeouts, for every function that sends mail (the contact form, the notifications):
+ * adds what is wrong to problems.
+ */
+export function smtpTransportFromEnv(env: NodeJS.ProcessEnv, problems: string[]): SMTPTransportOptions | undefined {
+  const transport = transportFromEnv(env, problems)
+  return transport && { ...transport, ...TIMEOUTS }
 }
 
 function transportFromEnv(env: NodeJS.ProcessEnv, problems: string[]): SMTPTransportOptions | undefined {

@@ -5,6 +5,7 @@ import {
   FileSearch,
   LayoutDashboard,
   ListChecks,
+  Mail,
   ShieldCheck,
   UserRound,
   Users,
@@ -23,5 +24,6 @@ export const MENU_ICONS: Record<AppPageKey, LucideIcon> = {
   controls: ListChecks,
   compliance: ShieldCheck,
   audit: FileSearch,
+  notifications: Mail,
   profile: UserRound,
 }

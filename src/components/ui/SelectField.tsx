@@ -4,13 +4,17 @@ import { cn } from '@/lib/cn'
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: string
   error?: string | null
+  /** A sentence under the field saying what the choice does. */
+  hint?: string
   children: ReactNode
 }
 
 /** A labelled native select, styled like TextInput; the error is tied to it for screen readers. */
-export function SelectField({ label, error, className, children, ...rest }: SelectFieldProps) {
+export function SelectField({ label, error, hint, className, children, ...rest }: SelectFieldProps) {
   const id = useId()
   const errorId = `${id}-error`
+  const hintId = `${id}-hint`
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-gray-700">
@@ -25,7 +29,7 @@ export function SelectField({ label, error, className, children, ...rest }: Sele
       <select
         id={id}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy}
         className={cn(
           'block w-full rounded-md border bg-white px-3 py-2 text-sm text-gray-900 shadow-sm',
           'focus:border-primary-500 focus:outline-none focus:ring-2 focus:ring-primary-500',
@@ -35,6 +39,11 @@ export function SelectField({ label, error, className, children, ...rest }: Sele
       >
         {children}
       </select>
+      {hint && (
+        <p id={hintId} className="mt-1 text-sm text-gray-600">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={errorId} className="mt-1 text-sm text-red-600">
           {error}

@@ -1,7 +1,16 @@
 /** Pure logic of the campaigns feature: form rules, table figures, the three Excel files (SPEC §2, §3, §4, §5, §9). */
 import { addDays, format } from 'date-fns'
 import { formatDate } from '@/lib/dates'
-import { ACCOUNT_TYPES, accountTypeLabel, campaignStatusLabel, rightStatusLabel, type AccountType, type CampaignStatus } from '@/lib/labels'
+import {
+  ACCOUNT_TYPES,
+  CAMPAIGN_RECURRENCES,
+  accountTypeLabel,
+  campaignStatusLabel,
+  rightStatusLabel,
+  type AccountType,
+  type CampaignRecurrence,
+  type CampaignStatus,
+} from '@/lib/labels'
 import type { Tone } from '@/lib/tones'
 
 export interface Campaign {
@@ -17,6 +26,13 @@ export interface Campaign {
   createdBy: string | null
   creatorName: string | null
   createdAt: string
+  /** How often the campaign comes back; null for a one-off. */
+  recurrence: CampaignRecurrence | null
+  /** Started by the scheduled pass on its start date. */
+  autoStart: boolean
+  /** E-mails to its reviewers and creator (start, stages, completion), and reminders before its end date. */
+  notificationsEnabled: boolean
+  remindersEnabled: boolean
   /** Rounded percent of decided rights; null when the campaign has no rights. */
   progress: number | null
   rightsCount: number
@@ -76,6 +92,10 @@ export interface CampaignFormValues {
   accountType: string
   startDate: string
   endDate: string
+  recurrence: string
+  autoStart: boolean
+  notificationsEnabled: boolean
+  remindersEnabled: boolean
 }
 
 export type CampaignFormErrors = Partial<Record<keyof CampaignFormValues, string>>
@@ -87,6 +107,10 @@ export interface CampaignPayload {
   account_type: AccountType | null
   start_date: string
   end_date: string
+  recurrence: CampaignRecurrence | null
+  auto_start: boolean
+  notifications_enabled: boolean
+  reminders_enabled: boolean
 }
 
 export const EMPTY_CAMPAIGN_FORM: CampaignFormValues = {
@@ -96,6 +120,10 @@ export const EMPTY_CAMPAIGN_FORM: CampaignFormValues = {
   accountType: '',
   startDate: '',
   endDate: '',
+  recurrence: '',
+  autoStart: false,
+  notificationsEnabled: true,
+  remindersEnabled: true,
 }
 
 export const CAMPAIGN_FORM_MESSAGES = {
@@ -107,6 +135,7 @@ export const CAMPAIGN_FORM_MESSAGES = {
   invalidDate: 'Date invalide.',
   endBeforeStart: 'La date de fin doit être postérieure ou égale à la date de début.',
   invalidAccountType: 'Type de compte inconnu.',
+  invalidRecurrence: 'Récurrence inconnue.',
 } as const
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -120,6 +149,10 @@ export function formFromCampaign(campaign: Campaign): CampaignFormValues {
     accountType: campaign.accountType ?? '',
     startDate: campaign.startDate.slice(0, 10),
     endDate: campaign.endDate.slice(0, 10),
+    recurrence: campaign.recurrence ?? '',
+    autoStart: campaign.autoStart,
+    notificationsEnabled: campaign.notificationsEnabled,
+    remindersEnabled: campaign.remindersEnabled,
   }
 }
 
@@ -137,6 +170,9 @@ export function validateCampaignForm(values: CampaignFormValues): CampaignFormEr
   if (values.accountType && !(ACCOUNT_TYPES as readonly string[]).includes(values.accountType)) {
     errors.accountType = CAMPAIGN_FORM_MESSAGES.invalidAccountType
   }
+  if (values.recurrence && !(CAMPAIGN_RECURRENCES as readonly string[]).includes(values.recurrence)) {
+    errors.recurrence = CAMPAIGN_FORM_MESSAGES.invalidRecurrence
+  }
   return errors
 }
 
@@ -148,6 +184,10 @@ export function toCampaignPayload(values: CampaignFormValues): CampaignPayload {
     account_type: (values.accountType || null) as AccountType | null,
     start_date: values.startDate,
     end_date: values.endDate,
+    recurrence: (values.recurrence || null) as CampaignRecurrence | null,
+    auto_start: values.autoStart,
+    notifications_enabled: values.notificationsEnabled,
+    reminders_enabled: values.remindersEnabled,
   }
 }
 

@@ -1,0 +1,418 @@
+-- Notifications (issue 15, points 1 and 2; ARCHITECTURE §5b): an outbox of e-mails to send, written by the database in
+-- the same transaction as the event that calls for them, so that no event is without its message and no message
+-- without its event. A scheduled function (netlify/functions/notifications-dispatch.ts) claims due messages with the
+-- service role, sends them by SMTP and records each attempt here; the same pass asks run_notification_schedule for the
+-- time-driven messages (reminders before the end date, escalation after it).
+--
+-- What is sent, and to whom:
+--   campaign_started   each reviewer with items waiting at the start (holders and managers), their count, the end date
+--   stage_digest       the next reviewer of items reaching a stage (BPO Métier, BPO Groupe, RA): one per day at most
+--   reminder           reviewers with undecided items, on each of the campaign's reminder_days before its end date
+--   escalation         after the end date: each late reviewer's own manager and the campaign's creator, once
+--   campaign_decided   the campaign's creator, once no item waits for a review decision
+-- Each message has a dedupe key, unique: a second event of the same day, a second run of the schedule or two runs at
+-- once add nothing (or, for a day's digest not yet sent, raise its count).
+
+-- ─── Per-campaign settings (Entra's mailNotificationsEnabled, remindersEnabled) ──────────────────────────────────
+-- Changeable while the campaign runs (guard_campaign_update freezes only what the review is about), audited like
+-- every other change of a campaign.
+alter table public.campaigns
+  add column notifications_enabled boolean not null default true,
+  add column reminders_enabled boolean not null default true,
+  add column reminder_days integer[] not null default '{7,3,1}',
+  add constraint campaigns_reminder_days_valid check (
+    cardinality(reminder_days) <= 10
+    and array_position(reminder_days, null) is null
+    and 1 <= all (reminder_days) and 365 >= all (reminder_days)
+  );
+
+grant update (notifications_enabled, reminders_enabled, reminder_days) on public.campaigns to authenticated;
+
+-- ─── The outbox ─────────────────────────────────────────────────────────────────────────────────────────────────
+create type public.notification_kind as enum ('campaign_started', 'stage_digest', 'reminder', 'escalation', 'campaign_decided');
+create type public.notification_status as enum ('queued', 'sending', 'sent', 'failed');
+
+create table public.notifications (
+  id uuid primary key default gen_random_uuid(),
+  -- The address is copied when the message is written: the message goes where the person was reachable then, and a
+  -- deleted profile leaves its message (and its history) behind.
+  recipient_id uuid references public.users (id) on update cascade on delete set null,
+  recipient_email text not null,
+  kind public.notification_kind not null,
+  campaign_id uuid references public.campaigns (id) on delete cascade,
+  -- What the text says (names, counts, dates), rendered by the function: no markup is stored.
+  payload jsonb not null default '{}',
+  dedupe_key text not null,
+  status public.notification_status not null default 'queued',
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default private.clock(),
+  last_error text,
+  sent_at timestamptz,
+  created_at timestamptz not null default private.clock(),
+  updated_at timestamptz not null default private.clock(),
+  constraint notifications_dedupe_key unique (dedupe_key),
+  constraint notifications_attempts_positive check (attempts >= 0),
+  constraint notifications_last_error_length check (char_length(last_error) <= 1000)
+);
+alter table public.notifications enable row level security;
+
+-- The claim reads the due messages in order; the admin page lists by status, newest first; a campaign's messages.
+create index notifications_due_idx on public.notifications (next_attempt_at) where status in ('queued', 'sending');
+create index notifications_status_created_idx on public.notifications (status, created_at desc);
+create index notifications_campaign_id_idx on public.notifications (campaign_id);
+create index notifications_recipient_id_idx on public.notifications (recipient_id);
+
+create trigger notifications_set_updated_at
+  before update on public.notifications
+  for each row execute function private.set_updated_at();
+
+-- Admin and rssi read the outbox (failures are theirs to see); nobody writes it through the API: only the
+-- security-definer code below does.
+create policy notifications_select on public.notifications
+  for select to authenticated
+  using ((select private.is_admin_or_rssi()));
+
+revoke all on public.notifications from anon, authenticated, service_role;
+grant select on public.notifications to authenticated, service_role;
+
+-- How many tries before a message is given up (status failed, shown to admins), and the longest wait between two.
+-- With the first retry after 5 minutes and the wait doubling, 8 tries span about 10 hours: an SMTP server down for an
+-- hour loses nothing.
+create function private.notification_max_attempts() returns integer
+language sql immutable
+set search_path = ''
+as $$ select 8 $$;
+
+-- ─── Who waits on what ──────────────────────────────────────────────────────────────────────────────────────────
+-- The reviewers with items waiting for their decision in the given campaigns, per stage (ARCHITECTURE §4): the
+-- holder and their manager on pending items (the manager on validated_user ones too), BPO Métier on validated_manager,
+-- BPO Groupe on validated_bpo_metier. Only active profiles: a leaver receives nothing. One aggregate per stage over the
+-- items of that status (campaign_items_campaign_status_idx), whatever their number: a start of 200,000 items groups
+-- its pending items twice (holders, managers), rather than expanding every item into one row per stage.
+create function private.waiting_reviewers(p_campaign_ids uuid[])
+returns table (campaign_id uuid, reviewer_id uuid, reviewer_email text, reviewer_name text, reviewer_manager_id uuid, total bigint, counts jsonb)
+language sql stable
+set search_path = ''
+as $$
+  with per_stage as (
+    select i.campaign_id, i.holder_id as reviewer_id, 'user' as stage, count(*) as n
+      from public.campaign_items i
+     where i.campaign_id = any (p_campaign_ids) and i.status = 'pending'
+     group by i.campaign_id, i.holder_id
+    union all
+    select i.campaign_id, i.manager_id, 'manager', count(*)
+      from public.campaign_items i
+     where i.campaign_id = any (p_campaign_ids) and i.status in ('pending', 'validated_user') and i.manager_id is not null
+     group by i.campaign_id, i.manager_id
+    union all
+    select i.campaign_id, i.bpo_metier_id, 'bpo_metier', count(*)
+      from public.campaign_items i
+     where i.campaign_id = any (p_campaign_ids) and i.status = 'validated_manager' and i.bpo_metier_id is not null
+     group by i.campaign_id, i.bpo_metier_id
+    union all
+    select i.campaign_id, i.bpo_groupe_id, 'bpo_groupe', count(*)
+      from public.campaign_items i
+     where i.campaign_id = any (p_campaign_ids) and i.status = 'validated_bpo_metier' and i.bpo_groupe_id is not null
+     group by i.campaign_id, i.bpo_groupe_id
+  )
+  select s.campaign_id, u.id, u.email, u.first_name || ' ' || u.last_name, u.manager_id, sum(s.n)::bigint,
+         jsonb_object_agg(s.stage, s.n)
+    from per_stage s
+    join public.users u on u.id = s.reviewer_id and u.active
+   group by s.campaign_id, u.id
+$$;
+
+-- Adds two {stage: count} objects key by key: a day's digest not yet sent grows with the day's later moves.
+create function private.add_counts(p_a jsonb, p_b jsonb) returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select coalesce(jsonb_object_agg(k, coalesce((p_a ->> k)::bigint, 0) + coalesce((p_b ->> k)::bigint, 0)), '{}'::jsonb)
+    from (select jsonb_object_keys(coalesce(p_a, '{}')) union select jsonb_object_keys(coalesce(p_b, '{}'))) as keys (k)
+$$;
+
+-- An event replayed at a past date (the demo seed's story, private.clock()) tells nobody: its messages would be stale.
+create function private.notifications_live() returns boolean
+language sql stable
+set search_path = ''
+as $$ select private.clock() = pg_catalog.now() $$;
+
+-- ─── Campaign started ───────────────────────────────────────────────────────────────────────────────────────────
+-- Runs after campaigns_apply_transition (triggers of one event fire in name order), once the items exist: one
+-- insert … select … group by for the whole campaign.
+create function private.notify_campaign_started() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if not private.notifications_live() then
+    return null;
+  end if;
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select w.reviewer_id, w.reviewer_email, 'campaign_started', new.id,
+         jsonb_build_object('campaign_name', new.name, 'end_date', new.end_date, 'recipient_name', w.reviewer_name,
+                            'count', w.total, 'counts', w.counts),
+         'campaign_started:' || new.id || ':' || w.reviewer_id
+    from private.waiting_reviewers(array[new.id]) w
+  on conflict (dedupe_key) do nothing;
+  return null;
+end;
+$$;
+
+create trigger campaigns_notify_started
+  after update of status on public.campaigns
+  for each row
+  when (old.status = 'draft' and new.status = 'active' and new.notifications_enabled)
+  execute function private.notify_campaign_started();
+
+-- ─── Items reaching a stage, and a campaign fully decided ────────────────────────────────────────────────────────
+-- Once per statement over its transition tables (a decision moves one item; Terminer moves a whole campaign's):
+-- the next reviewer of each item that changed status gets the day's digest, one per reviewer, campaign and day (Paris
+-- time), and a campaign with nothing left to review tells its creator, once. PostgreSQL allows no column list on a
+-- trigger with transition tables, so the rows whose status did not change are filtered here.
+create function private.notify_items_moved() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_day date := (private.clock() at time zone 'Europe/Paris')::date;
+begin
+  if not private.notifications_live() then
+    return null;
+  end if;
+
+  with moved as (
+    select n.campaign_id,
+           case
+             when n.status = 'validated_manager' then n.bpo_metier_id
+             when n.status = 'validated_bpo_metier' then n.bpo_groupe_id
+             else n.ra_id
+           end as reviewer_id,
+           case
+             when n.status = 'validated_manager' then 'bpo_metier'
+             when n.status = 'validated_bpo_metier' then 'bpo_groupe'
+             else 'ra'
+           end as stage
+      from changed_to n
+      join changed_from o on o.id = n.id
+     where n.status is distinct from o.status
+       and n.status in ('validated_manager', 'validated_bpo_metier', 'refused_user', 'refused_manager',
+                        'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required')
+  ),
+  per_stage as (
+    select m.campaign_id, m.reviewer_id, m.stage, count(*) as n
+      from moved m
+     where m.reviewer_id is not null
+     group by m.campaign_id, m.reviewer_id, m.stage
+  )
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select u.id, u.email, 'stage_digest', c.id,
+         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
+                            'day', v_day, 'count', sum(s.n), 'counts', jsonb_object_agg(s.stage, s.n)),
+         'stage_digest:' || c.id || ':' || u.id || ':' || v_day
+    from per_stage s
+    join public.campaigns c on c.id = s.campaign_id and c.notifications_enabled and c.status in ('active', 'completed')
+    join public.users u on u.id = s.reviewer_id and u.active
+   group by c.id, u.id
+  on conflict (dedupe_key) do update
+     set payload = public.notifications.payload || jsonb_build_object(
+           'count', (public.notifications.payload ->> 'count')::bigint + (excluded.payload ->> 'count')::bigint,
+           'counts', private.add_counts(public.notifications.payload -> 'counts', excluded.payload -> 'counts'))
+   where public.notifications.status = 'queued';
+
+  -- Fully decided: nothing waits for a reviewer (what Terminer would send to the RA is empty).
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select u.id, u.email, 'campaign_decided', c.id,
+         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
+                            'count', (select count(*) from public.campaign_items i where i.campaign_id = c.id)),
+         'campaign_decided:' || c.id
+    from (select distinct n.campaign_id from changed_to n) t
+    join public.campaigns c on c.id = t.campaign_id and c.status = 'active' and c.notifications_enabled
+    join public.users u on u.id = c.created_by and u.active
+   where not exists (
+     select 1 from public.campaign_items i
+      where i.campaign_id = c.id
+        and (i.status in ('pending', 'validated_user', 'validated_manager')
+             or (i.status = 'validated_bpo_metier' and i.bpo_groupe_id is not null))
+   )
+  on conflict (dedupe_key) do nothing;
+  return null;
+end;
+$$;
+
+create trigger campaign_items_notify_moved
+  after update on public.campaign_items
+  referencing old table as changed_from new table as changed_to
+  for each statement execute function private.notify_items_moved();
+
+-- ─── The time-driven pass ───────────────────────────────────────────────────────────────────────────────────────
+-- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:
+--   reminders: for each active campaign with reminders on, the latest of its reminder_days reached (end_date − d ≤
+--     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three;
+--   escalation: once the end date has passed, to each late reviewer's manager (their late reports) and to the
+--     campaign's creator (every late reviewer), once per campaign and recipient.
+-- It also gives up messages left "sending" by a run that died after its last allowed try. Idempotent: running it
+-- twice, or twice at once, adds nothing the second time (the dedupe key).
+create function public.run_notification_schedule(p_now timestamptz default now())
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_today date := (coalesce(p_now, now()) at time zone 'Europe/Paris')::date;
+  v_active uuid[];
+  v_reminders bigint;
+  v_escalations bigint;
+  v_abandoned bigint;
+begin
+  select coalesce(array_agg(c.id), '{}') into v_active
+    from public.campaigns c
+   where c.status = 'active' and c.notifications_enabled;
+
+  with due as (
+    select c.id, c.name, c.end_date, t.threshold
+      from public.campaigns c
+     cross join lateral (
+       select min(d) as threshold from unnest(c.reminder_days) as d where c.end_date - d <= v_today
+     ) t
+     where c.id = any (v_active) and c.reminders_enabled and v_today <= c.end_date and t.threshold is not null
+  )
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select w.reviewer_id, w.reviewer_email, 'reminder', d.id,
+         jsonb_build_object('campaign_name', d.name, 'end_date', d.end_date, 'recipient_name', w.reviewer_name,
+                            'days_left', d.end_date - v_today, 'count', w.total, 'counts', w.counts),
+         'reminder:' || d.id || ':' || w.reviewer_id || ':' || d.threshold
+    from due d
+    join private.waiting_reviewers((select array_agg(id) from due)) w on w.campaign_id = d.id
+  on conflict (dedupe_key) do nothing;
+  get diagnostics v_reminders = row_count;
+
+  with late as (
+    select w.*, c.name as campaign_name, c.end_date, c.created_by
+      from private.waiting_reviewers(array(
+        select c.id from public.campaigns c where c.id = any (v_active) and c.end_date < v_today
+      )) w
+      join public.campaigns c on c.id = w.campaign_id
+  ),
+  told as (
+    select l.campaign_id, l.reviewer_manager_id as recipient_id, l.reviewer_id, l.reviewer_name, l.total from late l
+     where l.reviewer_manager_id is not null
+    union
+    select l.campaign_id, l.created_by, l.reviewer_id, l.reviewer_name, l.total from late l
+     where l.created_by is not null
+  ),
+  per_recipient as (
+    select t.campaign_id, t.recipient_id, count(*) as reviewers, sum(t.total) as total,
+           -- The 20 with most left; the counts above cover them all.
+           (array_agg(jsonb_build_object('name', t.reviewer_name, 'count', t.total) order by t.total desc, t.reviewer_name))[1:20] as late
+      from told t
+     group by t.campaign_id, t.recipient_id
+  )
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select u.id, u.email, 'escalation', c.id,
+         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
+                            'days_late', v_today - c.end_date, 'reviewers', p.reviewers, 'count', p.total,
+                            'late', to_jsonb(p.late)),
+         'escalation:' || c.id || ':' || u.id
+    from per_recipient p
+    join public.campaigns c on c.id = p.campaign_id
+    join public.users u on u.id = p.recipient_id and u.active
+  on conflict (dedupe_key) do nothing;
+  get diagnostics v_escalations = row_count;
+
+  update public.notifications n
+     set status = 'failed', last_error = coalesce(n.last_error, 'Envoi interrompu')
+   where n.status = 'sending' and n.next_attempt_at <= coalesce(p_now, now())
+     and n.attempts >= private.notification_max_attempts();
+  get diagnostics v_abandoned = row_count;
+
+  return jsonb_build_object('reminders', v_reminders, 'escalations', v_escalations, 'abandoned', v_abandoned);
+end;
+$$;
+
+-- ─── Delivery ───────────────────────────────────────────────────────────────────────────────────────────────────
+-- Claims up to p_limit due messages for one run: locked rows are skipped, so two runs at once never claim the same
+-- message. A claimed message is "sending" with its attempt counted, and due again 15 minutes later (longer than any
+-- run) only if the run died before recording the outcome.
+create function public.claim_notifications(p_limit integer default 50, p_now timestamptz default now())
+returns setof public.notifications
+language sql security definer
+set search_path = ''
+as $$
+  with picked as (
+    select n.id
+      from public.notifications n
+     where n.status in ('queued', 'sending')
+       and n.next_attempt_at <= coalesce(p_now, now())
+       and n.attempts < private.notification_max_attempts()
+     order by n.next_attempt_at
+     limit least(greatest(coalesce(p_limit, 50), 1), 500)
+     for update skip locked
+  )
+  update public.notifications n
+     set status = 'sending',
+         attempts = n.attempts + 1,
+         next_attempt_at = coalesce(p_now, now()) + interval '15 minutes'
+    from picked
+   where n.id = picked.id
+  returning n.*
+$$;
+
+-- Records one attempt's outcome: sent, or failed and due again after a wait that doubles (5 min, 10 min, … at most
+-- 6 h), or given up (status failed) after the last allowed try. Only a message being sent is changed: a late answer
+-- for a message another run has since taken over changes nothing. Returns the status recorded, or null.
+create function public.finish_notification(p_id uuid, p_ok boolean, p_error text default null, p_now timestamptz default now())
+returns public.notification_status
+language sql security definer
+set search_path = ''
+as $$
+  update public.notifications n
+     set status = case
+           when p_ok then 'sent'
+           when n.attempts >= private.notification_max_attempts() then 'failed'
+           else 'queued'
+         end::public.notification_status,
+         sent_at = case when p_ok then coalesce(p_now, now()) end,
+         last_error = case when p_ok then null else left(coalesce(nullif(btrim(p_error), ''), 'Erreur inconnue'), 1000) end,
+         next_attempt_at = case
+           when p_ok then n.next_attempt_at
+           else coalesce(p_now, now()) + least(interval '5 minutes' * power(2, greatest(n.attempts - 1, 0)), interval '6 hours')
+         end
+   where n.id = p_id and n.status = 'sending'
+  returning n.status
+$$;
+
+-- "Envoyer maintenant" (admin, rssi): every message not sent is due at once, the given-up ones with their tries
+-- counted afresh. The notifications-send function calls it with the admin's own token, which is also how it knows
+-- the caller may ask, and then delivers with the service role. Audited. Returns how many messages are due.
+create function public.requeue_notifications()
+returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_count integer;
+begin
+  if not private.is_admin_or_rssi() then
+    raise exception 'Seuls les administrateurs et le RSSI peuvent relancer l''envoi des notifications.' using errcode = '42501';
+  end if;
+  update public.notifications n
+     set status = 'queued',
+         attempts = case when n.status = 'failed' then 0 else n.attempts end,
+         next_attempt_at = now()
+   where n.status in ('queued', 'failed');
+  get diagnostics v_count = row_count;
+  perform private.write_audit('requeue_notifications', 'notifications', null, jsonb_build_object('messages', v_count));
+  return v_count;
+end;
+$$;
+
+revoke execute on function private.notification_max_attempts(), private.waiting_reviewers(uuid[]),
+  private.add_counts(jsonb, jsonb), private.notifications_live(), private.notify_campaign_started(),
+  private.notify_items_moved() from public;
+revoke execute on function public.run_notification_schedule(timestamptz), public.claim_notifications(integer, timestamptz),
+  public.finish_notification(uuid, boolean, text, timestamptz), public.requeue_notifications()
+  from public, anon, authenticated, service_role;
+grant execute on function public.run_notification_schedule(timestamptz), public.claim_notifications(integer, timestamptz),
+  public.finish_notification(uuid, boolean, text, timestamptz) to service_role;
+grant execute on function public.requeue_notifications() to authenticated;

@@ -1,0 +1,264 @@
+// The notification outbox (issue 15, points 1 and 2): messages written by the database in the event's transaction,
+// the time-driven pass with an explicit "now", the claim that two runs never share, and who may see or drive it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../supabase/local/database'
+import { freshDatabase } from '../support/database'
+import { actAs, attempt, type Actor } from './support/actors'
+import { count, createApplication, createRight, createUser, decide, expectRefused, one, unique } from './support/fixtures'
+
+type Person = Actor & { id: string; email: string }
+interface Message {
+  id: string
+  recipient_id: string
+  recipient_email: string
+  kind: string
+  status: string
+  attempts: number
+  payload: { count: number; counts: Record<string, number>; campaign_name: string; late?: { name: string; count: number }[] }
+  last_error: string | null
+}
+
+let db: Database
+let manager: Person
+let otherManager: Person
+let holderA: Person
+let holderB: Person
+let bpoMetier: Person
+let app: string
+let campaign: string
+let endDate: string
+
+async function messages(where: string, params: unknown[] = []): Promise<Message[]> {
+  return (await db.query<Message>(`select * from public.notifications where ${where} order by recipient_email`, params)).rows
+}
+
+/** A draft created by the demo admin (its creator), over one application, started by the admin. */
+async function startCampaign(applicationId: string, settings = ''): Promise<string> {
+  return actAs(db, 'admin', async (tx) => {
+    const { id } = await one<{ id: string }>(
+      tx,
+      `insert into public.campaigns (name, application_id, start_date, end_date)
+       values ($1, $2, current_date, current_date + 30) returning id`,
+      [unique('Campagne'), applicationId],
+    )
+    if (settings) await tx.query(`update public.campaigns set ${settings} where id = $1`, [id])
+    await tx.query(`update public.campaigns set status = 'active' where id = $1`, [id])
+    return id
+  })
+}
+
+beforeAll(async () => {
+  db = await freshDatabase()
+  manager = await createUser(db, { role: 'manager' })
+  otherManager = await createUser(db, { role: 'manager' })
+  holderA = await createUser(db, { role: 'user', managerId: manager.id })
+  holderB = await createUser(db, { role: 'user', managerId: otherManager.id })
+  bpoMetier = await createUser(db, { role: 'bpo_metier' })
+  app = await createApplication(db, { bpoMetier: bpoMetier.id })
+  for (const holder of [holderA, holderA, holderA, holderB]) await createRight(db, { holder: holder.id, applicationId: app, campaignId: null })
+  campaign = await startCampaign(app)
+  endDate = (await one<{ d: string }>(db, `select end_date::text as d from public.campaigns where id = $1`, [campaign])).d
+})
+afterAll(() => db.close())
+
+/** Noon in Paris, `days` days from the campaign's end date. */
+const around = (days: number) => `${new Date(Date.parse(`${endDate}T10:00:00Z`) + days * 86_400_000).toISOString()}`
+
+function schedule(now: string) {
+  return actAs(db, 'service_role', async (tx) => (await one<{ r: Record<string, number> }>(tx, `select public.run_notification_schedule($1) as r`, [now])).r)
+}
+
+describe('campaign started', () => {
+  it('writes one message per reviewer with items waiting, with their count, in the start transaction', async () => {
+    const started = await messages(`campaign_id = $1 and kind = 'campaign_started'`, [campaign])
+    const byRecipient = Object.fromEntries(started.map((m) => [m.recipient_id, m.payload.count]))
+    expect(byRecipient).toEqual({ [holderA.id]: 3, [holderB.id]: 1, [manager.id]: 3, [otherManager.id]: 1 })
+    expect(started.every((m) => m.status === 'queued')).toBe(true)
+    expect(started.find((m) => m.recipient_id === manager.id)?.payload.counts).toEqual({ manager: 3 })
+  })
+
+  it('writes nothing for a campaign whose notifications are off', async () => {
+    const quiet = await createApplication(db, { bpoMetier: bpoMetier.id })
+    await createRight(db, { holder: holderA.id, applicationId: quiet, campaignId: null })
+    const id = await startCampaign(quiet, 'notifications_enabled = false')
+    expect(await count(db, `select count(*) from public.notifications where campaign_id = $1`, [id])).toBe(0)
+  })
+})
+
+describe('items reaching a stage', () => {
+  it('gives the next reviewer one digest per campaign and day, its count growing until it is sent', async () => {
+    const rights = (await db.query<{ right_id: string }>(`select right_id from public.campaign_items where campaign_id = $1 and holder_id = $2`, [campaign, holderA.id])).rows
+    expect((await decide(db, manager, rights[0]!.right_id, 'validated_manager')).ok).toBe(true)
+    expect((await decide(db, manager, rights[1]!.right_id, 'validated_manager')).ok).toBe(true)
+    const digests = await messages(`campaign_id = $1 and kind = 'stage_digest'`, [campaign])
+    expect(digests).toHaveLength(1)
+    expect(digests[0]).toMatchObject({ recipient_id: bpoMetier.id, payload: { count: 2, counts: { bpo_metier: 2 } } })
+  })
+
+  it("tells the campaign's creator once when its last item is decided", async () => {
+    const small = await createApplication(db, { bpoMetier: bpoMetier.id, bpoGroupe: null })
+    const right = await createRight(db, { holder: holderA.id, applicationId: small, campaignId: null })
+    const id = await startCampaign(small)
+    const decided = () => messages(`campaign_id = $1 and kind = 'campaign_decided'`, [id])
+    expect((await decide(db, manager, right, 'validated_manager')).ok).toBe(true)
+    expect(await decided()).toHaveLength(0)
+    // With no BPO Groupe, BPO Métier's approval is the last review decision.
+    expect((await decide(db, bpoMetier, right, 'validated_bpo_metier')).ok).toBe(true)
+    expect(await decided()).toMatchObject([{ recipient_email: 'admin@example.com', payload: { count: 1 } }])
+  })
+})
+
+describe('the time-driven pass', () => {
+  const mine = (kind: string) => count(db, `select count(*) from public.notifications where campaign_id = $1 and kind = $2`, [campaign, kind])
+
+  it('sends a reminder once per threshold, to the reviewers with undecided items only', async () => {
+    await schedule(around(-10))
+    expect(await mine('reminder')).toBe(0)
+    await schedule(around(-3))
+    const reminders = await messages(`campaign_id = $1 and kind = 'reminder'`, [campaign])
+    const byRecipient = Object.fromEntries(reminders.map((m) => [m.recipient_id, m.payload.count]))
+    // Holder A's last pending item (two went on to BPO Métier), holder B's, their managers', and BPO Métier's two.
+    expect(byRecipient).toEqual({ [holderA.id]: 1, [holderB.id]: 1, [manager.id]: 1, [otherManager.id]: 1, [bpoMetier.id]: 2 })
+    // The same day again, or two days later (still the 3-day threshold): nothing more; the 1-day threshold: again.
+    await schedule(around(-3))
+    await schedule(around(-2))
+    expect(await mine('reminder')).toBe(5)
+    await schedule(around(-1))
+    expect(await mine('reminder')).toBe(10)
+  })
+
+  it("escalates after the end date to the late reviewer's manager and the campaign's creator, once", async () => {
+    await schedule(around(0))
+    expect(await mine('escalation')).toBe(0)
+    await schedule(around(2))
+    const escalations = await messages(`campaign_id = $1 and kind = 'escalation'`, [campaign])
+    const admin = escalations.find((m) => m.recipient_email === 'admin@example.com')
+    expect(admin?.payload.count).toBe(6)
+    expect(admin?.payload.late).toHaveLength(5)
+    // Holder A's manager hears about holder A (1 left); the holders' managers are late too, but have no manager.
+    expect(escalations.find((m) => m.recipient_id === manager.id)?.payload).toMatchObject({ count: 1, late: [{ count: 1 }] })
+    expect(escalations).toHaveLength(3)
+    await schedule(around(3))
+    expect(await mine('escalation')).toBe(3)
+  })
+
+  it('does not run for an API caller other than the service role', async () => {
+    for (const actor of ['anon', 'admin', 'rssi', 'manager'] as const) {
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`select public.run_notification_schedule(now())`)), '42501')
+    }
+  })
+})
+
+describe('delivery', () => {
+  const claim = (now: string, limit = 500) =>
+    actAs(db, 'service_role', async (tx) => (await tx.query<Message>(`select * from public.claim_notifications($1, $2)`, [limit, now])).rows)
+  const finish = (id: string, ok: boolean, now: string, error: string | null = null) =>
+    actAs(db, 'service_role', async (tx) => (await one<{ s: string | null }>(tx, `select public.finish_notification($1, $2, $3, $4) as s`, [id, ok, error, now])).s)
+
+  it('retries a failed send with a growing wait, gives up after the last try, and never resends a sent message', async () => {
+    const t0 = Date.parse(around(5))
+    const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString()
+    const first = await claim(at(0))
+    expect(first.length).toBeGreaterThan(10)
+    expect(first.every((m) => m.status === 'sending' && m.attempts === 1)).toBe(true)
+    // A second run at the same time finds nothing: all are being sent.
+    expect(await claim(at(0))).toHaveLength(0)
+
+    const [failing, ...rest] = first
+    for (const m of rest) expect(await finish(m.id, true, at(1))).toBe('sent')
+    expect(await finish(rest[0]!.id, true, at(1))).toBeNull()
+    expect(await finish(failing!.id, false, at(1), '451 4.3.0 Temporary failure')).toBe('queued')
+    expect(await claim(at(2))).toHaveLength(0)
+    let minutes = 6
+    for (let tries = 2; tries <= 8; tries += 1) {
+      const again = await claim(at(minutes))
+      expect(again.map((m) => [m.id, m.attempts])).toEqual([[failing!.id, tries]])
+      expect(await finish(failing!.id, false, at(minutes), 'Connexion refusée')).toBe(tries < 8 ? 'queued' : 'failed')
+      minutes += 6 * 60 + 1
+    }
+    expect(await claim(at(minutes + 24 * 60))).toHaveLength(0)
+    const given = (await messages(`id = $1`, [failing!.id]))[0]
+    expect(given).toMatchObject({ status: 'failed', attempts: 8, last_error: 'Connexion refusée' })
+    expect(await count(db, `select count(*) from public.notifications where status = 'sent'`)).toBe(rest.length)
+  })
+
+  it.skipIf(!process.env.DATABASE_URL)('never gives one message to two runs claiming at once (PostgreSQL)', async () => {
+    await db.query(`update public.notifications set status = 'queued', attempts = 0, next_attempt_at = now() - interval '1 minute'`)
+    const total = await count(db, `select count(*) from public.notifications`)
+    // The first run holds its claim (transaction open) while the second claims on another connection.
+    const [firstRun, secondRun] = await actAs(db, 'service_role', async (tx) => {
+      const mine = (await tx.query<{ id: string }>(`select id from public.claim_notifications(10, now())`)).rows
+      const theirs = await actAs(db, 'service_role', async (other) => (await other.query<{ id: string }>(`select id from public.claim_notifications(500, now())`)).rows)
+      return [mine, theirs]
+    })
+    expect(firstRun).toHaveLength(10)
+    expect(secondRun).toHaveLength(total - 10)
+    expect(new Set([...firstRun, ...secondRun].map((m) => m.id)).size).toBe(total)
+  })
+
+  it('refuses claim and finish to every API caller but the service role', async () => {
+    for (const actor of ['anon', 'user', 'admin', 'rssi'] as const) {
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`select * from public.claim_notifications(10, now())`)), '42501')
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`select public.finish_notification(gen_random_uuid(), true, null, now())`)), '42501')
+    }
+  })
+})
+
+describe("a campaign's notification settings", () => {
+  it('are on by default, changeable by admin and rssi while the campaign runs, and checked', async () => {
+    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days from public.campaigns where id = $1`, [campaign])).toEqual({
+      notifications_enabled: true,
+      reminders_enabled: true,
+      reminder_days: [7, 3, 1],
+    })
+    const set = (actor: Actor, assignments: string) => attempt(db, actor, (tx) => tx.query(`update public.campaigns set ${assignments} where id = $1 returning id`, [campaign]))
+    expect((await set('rssi', `reminders_enabled = false, reminder_days = '{10,2}'`)).ok).toBe(true)
+    expectRefused(await set('admin', `reminder_days = '{0}'`), '23514')
+    expectRefused(await set('admin', `reminder_days = '{3,null}'`), '23514')
+    // RLS: a manager's update reaches no row.
+    expect((await set(manager, `notifications_enabled = false`)).value?.rows).toEqual([])
+    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days from public.campaigns where id = $1`, [campaign])).toEqual({
+      notifications_enabled: true,
+      reminders_enabled: false,
+      reminder_days: [10, 2],
+    })
+  })
+})
+
+describe('who sees and changes the outbox', () => {
+  it('lets admin and rssi read every message, and nobody else any', async () => {
+    const total = await count(db, `select count(*) from public.notifications`)
+    for (const actor of ['admin', 'rssi'] as const) {
+      expect(await actAs(db, actor, (tx) => count(tx, `select count(*) from public.notifications`))).toBe(total)
+    }
+    for (const actor of ['user', 'manager', 'bpo_metier', holderA] as const) {
+      expect(await actAs(db, actor, (tx) => count(tx, `select count(*) from public.notifications`))).toBe(0)
+    }
+    expectRefused(await attempt(db, 'anon', (tx) => tx.query(`select * from public.notifications`)), '42501')
+  })
+
+  it('lets no API role write a message directly', async () => {
+    for (const actor of ['admin', 'rssi', 'service_role'] as const) {
+      expectRefused(
+        await attempt(db, actor, (tx) =>
+          tx.query(`insert into public.notifications (recipient_email, kind, dedupe_key) values ('x@example.org', 'reminder', $1)`, [unique('k')]),
+        ),
+        '42501',
+      )
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`update public.notifications set status = 'sent'`)), '42501')
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`delete from public.notifications`)), '42501')
+    }
+  })
+
+  it('lets admin and rssi requeue what is not sent, audited, and refuses everyone else', async () => {
+    await db.query(`update public.notifications set status = 'failed', attempts = 8 where id = (select id from public.notifications limit 1)`)
+    const waiting = await count(db, `select count(*) from public.notifications where status in ('queued', 'failed')`)
+    const requeued = await actAs(db, 'rssi', async (tx) => (await one<{ n: number }>(tx, `select public.requeue_notifications() as n`)).n)
+    expect(requeued).toBe(waiting)
+    expect(await count(db, `select count(*) from public.notifications where status = 'failed'`)).toBe(0)
+    expect(await count(db, `select count(*) from public.audit_logs where action = 'requeue_notifications'`)).toBe(1)
+    for (const actor of ['user', 'manager', 'ra'] as const) {
+      expectRefused(await attempt(db, actor, (tx) => tx.query(`select public.requeue_notifications()`)), '42501', /administrateurs/)
+    }
+  })
+})

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import { dispatchNotifications, type MailSender } from '../../netlify/functions/notifications/dispatch'
+import { renderNotification, type OutboxMessage } from '../../netlify/functions/notifications/render'
+import type { Rpc } from '../../netlify/functions/notifications/rpc'
+
+const APP_URL = 'https://recertif.example/'
+
+function message(kind: OutboxMessage['kind'], payload: OutboxMessage['payload']): OutboxMessage {
+  return { id: 'm1', kind, recipient_email: 'claire@example.org', payload: { campaign_name: 'Revue T4', end_date: '2026-12-24', recipient_name: 'Claire Martin', ...payload } }
+}
+
+describe('renderNotification', () => {
+  it('tells a reviewer at the start how many rights wait, by when, and where, in text and HTML', () => {
+    const mail = renderNotification(message('campaign_started', { count: 1500, counts: { user: 2, manager: 1498 } }), APP_URL)
+    expect(mail.subject).toBe('Campagne « Revue T4 » : 1\u202f500 droits à revoir avant le 24/12/2026')
+    expect(mail.text).toContain('Bonjour Claire Martin,')
+    expect(mail.text).toContain('1\u202f500 droits attendent votre décision, avant le 24/12/2026.')
+    expect(mail.text).toContain('- 2 droits en tant que titulaire')
+    expect(mail.text).toContain('- 1\u202f498 droits en tant que manager')
+    expect(mail.text).toContain('Ouvrir Mes revues : https://recertif.example/app/reviews')
+    expect(mail.html).toContain('<a href="https://recertif.example/app/reviews">Ouvrir Mes revues</a>')
+  })
+
+  it('agrees every count with its noun and verb at 0, 1 and 2', () => {
+    expect(renderNotification(message('stage_digest', { count: 1, counts: { bpo_metier: 1 } }), APP_URL).subject).toBe(
+      'Campagne « Revue T4 » : 1 droit arrive à votre étape',
+    )
+    expect(renderNotification(message('stage_digest', { count: 2, counts: { bpo_metier: 2 } }), APP_URL).subject).toBe(
+      'Campagne « Revue T4 » : 2 droits arrivent à votre étape',
+    )
+    const reminder = renderNotification(message('reminder', { count: 1, days_left: 1 }), APP_URL)
+    expect(reminder.text).toContain('se termine dans 1 jour, le 24/12/2026')
+    expect(reminder.text).toContain('1 droit attend encore votre décision.')
+    expect(renderNotification(message('reminder', { count: 2, days_left: 0 }), APP_URL).text).toContain("se termine aujourd'hui (24/12/2026)")
+  })
+
+  it('lists the late reviewers for an escalation and links to the campaigns', () => {
+    const mail = renderNotification(
+      message('escalation', { days_late: 2, reviewers: 3, count: 9, late: [{ name: 'Paul Roux', count: 7 }, { name: 'Léa Petit', count: 1 }] }),
+      APP_URL,
+    )
+    expect(mail.subject).toBe('Campagne « Revue T4 » en retard : 9 droits sans décision')
+    expect(mail.text).toContain("3 réviseurs n'ont pas terminé : 9 droits attendent encore une décision.")
+    expect(mail.text).toContain('- Paul Roux : 7 droits\n- Léa Petit : 1 droit\n- … et 1 autre réviseur')
+    expect(mail.text).toContain('https://recertif.example/app/campaigns')
+  })
+
+  it('escapes in the HTML whatever names and campaign titles hold', () => {
+    const mail = renderNotification(
+      message('campaign_decided', { campaign_name: '<script>alert(1)</script>', recipient_name: 'A "B" & C', count: 3 }),
+      APP_URL,
+    )
+    expect(mail.html).not.toContain('<script>')
+    expect(mail.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;')
+    expect(mail.html).toContain('A &#34;B&#34; &#38; C')
+    expect(mail.subject).toBe('Campagne « <script>alert(1)</script> » : toutes les décisions sont prises')
+  })
+})
+
+describe('dispatchNotifications', () => {
+  function fakeRpc(batch: OutboxMessage[]) {
+    const finished: { p_id: string; p_ok: boolean; p_error: string | null }[] = []
+    const rpc: Rpc = async <T>(name: string, args: Record<string, unknown> = {}) => {
+      if (name === 'run_campaign_schedule') return { data: { created: 1, started: 2 } as T, error: null }
+      if (name === 'run_notification_schedule') return { data: { reminders: 1, escalations: 0 } as T, error: null }
+      if (name === 'claim_notifications') return { data: batch as T, error: null }
+      finished.push(args as (typeof finished)[number])
+      return { data: 'sent' as T, error: null }
+    }
+    return { rpc, finished }
+  }
+
+  it('records each outcome, and stops knocking once the server is unreachable', async () => {
+    const batch = ['a', 'b', 'c', 'd'].map((id) => ({ ...message('reminder', { count: 1 }), id }))
+    const { rpc, finished } = fakeRpc(batch)
+    const tried: string[] = []
+    const mailer: MailSender = {
+      sendMail: async (options) => {
+        tried.push(String(options.subject))
+        if (tried.length === 2) throw Object.assign(new Error('451 please retry'), { code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO' })
+        if (tried.length === 3) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' })
+        return {}
+      },
+    }
+    const report = await dispatchNotifications({ rpc, mailer, now: new Date('2026-12-21T10:00:00Z'), from: 'no-reply@recertif.example', appUrl: APP_URL })
+    expect(report).toEqual({ campaignsCreated: 1, campaignsStarted: 2, reminders: 1, escalations: 0, claimed: 4, sent: 1, failed: 3 })
+    expect(tried).toHaveLength(3)
+    expect(finished.map((f) => [f.p_id, f.p_ok])).toEqual([['a', true], ['b', false], ['c', false], ['d', false]])
+    expect(finished[1]?.p_error).toBe("Échec de l'envoi SMTP (code=EENVELOPE command=RCPT TO responseCode=451)")
+    expect(finished[3]?.p_error).toBe("Échec de l'envoi SMTP (code=ECONNECTION)")
+  })
+})
