@@ -178,7 +178,17 @@ create table public.right_decisions (
   decided_by uuid references public.users (id) on update cascade on delete set null,
   decided_by_email text not null,
   decided_by_name text not null,
-  decided_at timestamptz not null default private.clock()
+  -- Someone deciding for another (20261121001150_delegations.sql): acting_as 'delegate', on_behalf_of the reviewer
+  -- whose item it was (a copy, like the holder's, that outlives the profile); or 'fallback', a fallback reviewer of
+  -- the campaign deciding an item without reviewer, on behalf of nobody. Null both for a reviewer's own decision.
+  on_behalf_of uuid,
+  on_behalf_of_name text,
+  acting_as text,
+  decided_at timestamptz not null default private.clock(),
+  constraint right_decisions_acting_as check (
+    acting_as in ('delegate', 'fallback') and (acting_as = 'delegate') = (on_behalf_of is not null)
+    or acting_as is null and on_behalf_of is null
+  )
 );
 alter table public.right_decisions enable row level security;
 
@@ -439,6 +449,14 @@ declare
   outcome public.review_decision;
   decision_id uuid;
   item_id uuid;
+  -- Whether the caller may decide this right for someone else: a delegate or a fallback reviewer
+  -- (private.acting_verdicts, 20261121001150_delegations.sql), who then decides at that reviewer's stage.
+  may_act boolean;
+  acting_stage public.review_stage;
+  acting_verdict text;
+  acting_kind text;
+  acting_for uuid;
+  acting_for_name text;
 begin
   if caller_id is null then
     raise exception 'Vous devez être connecté pour statuer sur un droit.' using errcode = '42501';
@@ -449,19 +467,19 @@ begin
   end if;
 
   stage := private.review_stage_for(caller.role);
-  if stage is null then
+  may_act := exists (select 1 from private.acting_verdicts(validate_user_right.right_id));
+  if stage is null and not may_act then
     raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
       using errcode = '42501', hint = 'Invalid user role for validation';
   end if;
   approve_status := private.decision_status(stage, 'approved');
   refuse_status := private.decision_status(stage, 'refused');
 
-  if new_status is null or new_status not in (approve_status, refuse_status) then
+  if not may_act and (new_status is null or new_status not in (approve_status, refuse_status)) then
     raise exception 'Le statut « % » ne peut pas être donné à votre étape de revue.',
       coalesce(private.right_status_label(new_status), 'vide')
       using errcode = '22023';
   end if;
-  outcome := case when new_status = approve_status then 'approved' else 'refused' end::public.review_decision;
 
   if char_length(clean_comment) > 2000 then
     raise exception 'Le commentaire ne doit pas dépasser 2000 caractères.' using errcode = '22001';
@@ -473,13 +491,45 @@ begin
   end if;
 
   select * into app from public.applications a where a.id = target.application_id;
-  select case outcome when 'approved' then v.approve_refusal else v.refuse_refusal end, v.campaign_name
+  select case when new_status = approve_status then v.approve_refusal
+              when new_status = refuse_status then v.refuse_refusal
+              else 'out_of_scope' end,
+         v.campaign_name
     into refusal, campaign_name
     from private.review_verdicts v
    where v.right_id = target.id;
   if not found then
     raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
   end if;
+
+  -- The caller's own stage first; otherwise, a delegate or a fallback reviewer decides at the reviewer's stage, under
+  -- the reviewer's verdict. A refusal of one's own stage that says more than « outside your scope » is kept.
+  if refusal is not null and may_act then
+    select a.stage, a.on_behalf_of, a.on_behalf_of_name, a.acting_as,
+           case when new_status = private.decision_status(a.stage, 'approved') then a.approve_refusal
+                else a.refuse_refusal end
+      into acting_stage, acting_for, acting_for_name, acting_kind, acting_verdict
+      from private.acting_verdicts(target.id) a
+     where new_status in (private.decision_status(a.stage, 'approved'), private.decision_status(a.stage, 'refused'))
+     order by (case when new_status = private.decision_status(a.stage, 'approved') then a.approve_refusal
+                    else a.refuse_refusal end) is null desc
+     limit 1;
+    if not found then
+      if stage is null or new_status is null or new_status not in (approve_status, refuse_status) then
+        raise exception 'Le statut « % » ne peut pas être donné à votre étape de revue.',
+          coalesce(private.right_status_label(new_status), 'vide')
+          using errcode = '22023';
+      end if;
+    elsif acting_verdict is null then
+      stage := acting_stage;
+      approve_status := private.decision_status(stage, 'approved');
+      refuse_status := private.decision_status(stage, 'refused');
+      refusal := null;
+    elsif refusal = 'out_of_scope' then
+      refusal := acting_verdict;
+    end if;
+  end if;
+  outcome := case when new_status = approve_status then 'approved' else 'refused' end::public.review_decision;
 
   if refusal = 'own_right' then
     raise exception 'Vous ne pouvez pas statuer sur un droit que vous détenez vous-même.' using errcode = '42501';
@@ -521,13 +571,15 @@ begin
 
   insert into public.right_decisions (
     right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
-    campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name
+    campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name,
+    on_behalf_of, on_behalf_of_name, acting_as
   )
   select
     target.id, holder.id, holder.email, holder.first_name || ' ' || holder.last_name, app.id, app.name,
     target.role_name, target.account_type,
     target.campaign_id, item_id, stage, outcome, target.status, new_status, clean_comment, caller_id,
-    caller.email, caller.first_name || ' ' || caller.last_name
+    caller.email, caller.first_name || ' ' || caller.last_name,
+    acting_for, acting_for_name, acting_kind
   from public.users holder
   where holder.id = target.user_id
   returning id into decision_id;
@@ -547,7 +599,11 @@ begin
       'campaign_id', target.campaign_id,
       'item_id', item_id,
       'decision_id', decision_id
-    )
+    ) || case when acting_kind is not null then jsonb_build_object(
+      'acting_as', acting_kind,
+      'on_behalf_of', acting_for,
+      'on_behalf_of_name', acting_for_name
+    ) else '{}'::jsonb end
   );
 
   return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id, 'item_id', item_id);
@@ -556,6 +612,127 @@ $$;
 
 revoke execute on function public.validate_user_right(uuid, public.right_status, text) from public, anon;
 grant execute on function public.validate_user_right(uuid, public.right_status, text) to authenticated;
+
+-- ─── Decisions sent back in a file ───────────────────────────────────────────────────────────────────────────────
+-- A reviewer who filled in their stage's Excel file offline (manager, BPO Métier or BPO Groupe) sends it back: each
+-- decision of the file goes through validate_user_right as the caller (security invoker), so that a file can never do
+-- what the reviewer could not on screen: the same scope, stage, own-right, delegation and closed-campaign rules, the
+-- same decision rows and audit entries. All or nothing: if one line is refused, none is applied. With p_dry_run the
+-- same work is done and always rolled back, so that the preview says exactly what applying would do.
+-- p_decisions: [{ "line": the file's row number, "right_id": uuid, "decision": "approved" | "refused", "comment" }].
+-- Returns { applied, count, lines: [{ line, right_id, ok, reason, holder_name, application_name, role_name }] }, the
+-- names read as the caller (row-level security), for the preview to show which right an identifier really is.
+create function public.apply_review_decisions(
+  p_stage public.review_stage,
+  p_decisions jsonb,
+  p_dry_run boolean default false
+) returns jsonb
+language plpgsql security invoker
+set search_path = ''
+as $$
+declare
+  -- Each decision is a full validate_user_right in its own subtransaction: beyond this, one request would outlast
+  -- the API's statement timeout. The file reader refuses larger files before they are sent.
+  max_decisions constant integer := 2000;
+  entry record;
+  right_uuid uuid;
+  outcome public.review_decision;
+  reason text;
+  -- An array, appended to in place: a jsonb value would be copied whole at each line.
+  results jsonb[] := '{}';
+  failures integer := 0;
+  names record;
+begin
+  if auth.uid() is null then
+    raise exception 'Vous devez être connecté pour appliquer des décisions.' using errcode = '42501';
+  end if;
+  if p_stage is null or p_stage not in ('manager', 'bpo_metier', 'bpo_groupe') then
+    raise exception 'Seuls les fichiers des étapes manager, BPO Métier et BPO Groupe peuvent être renvoyés.' using errcode = '22023';
+  end if;
+  if p_decisions is null or jsonb_typeof(p_decisions) <> 'array' then
+    raise exception 'Les décisions doivent être une liste.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) = 0 then
+    raise exception 'Le fichier ne contient aucune décision.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) > max_decisions then
+    raise exception 'Le fichier contient % décisions : au plus % peuvent être appliquées à la fois.',
+      jsonb_array_length(p_decisions), max_decisions
+      using errcode = '54000';
+  end if;
+
+  begin
+    for entry in
+      select d.line, d.raw_id, d.decision, d.comment,
+             -- The line where the same right first appears, when it is not this one.
+             nullif(first_value(d.line_text) over (partition by lower(btrim(d.raw_id)) order by d.ord), d.line_text) as first_line
+        from (
+          select e.ord, e.value ->> 'right_id' as raw_id, e.value ->> 'decision' as decision, e.value ->> 'comment' as comment,
+                 case when jsonb_typeof(e.value -> 'line') = 'number' then (e.value ->> 'line')::numeric::integer end as line,
+                 coalesce(e.value ->> 'line', '?') || '#' || e.ord as line_text
+            from jsonb_array_elements(p_decisions) with ordinality e(value, ord)
+        ) d
+       order by d.ord
+    loop
+      right_uuid := null;
+      reason := null;
+      outcome := case entry.decision when 'approved' then 'approved' when 'refused' then 'refused' end::public.review_decision;
+      begin
+        right_uuid := entry.raw_id::uuid;
+      exception when invalid_text_representation then
+        reason := 'Identifiant de droit illisible.';
+      end;
+      if reason is null and right_uuid is null then
+        reason := 'Identifiant de droit manquant.';
+      elsif reason is null and outcome is null then
+        reason := 'Décision illisible : indiquez « Validé » ou « Refusé ».';
+      elsif reason is null and entry.first_line is not null then
+        reason := format('Ce droit figure déjà à la ligne %s du fichier.', split_part(entry.first_line, '#', 1));
+      end if;
+      if reason is null then
+        begin
+          perform public.validate_user_right(right_uuid, private.decision_status(p_stage, outcome), entry.comment);
+        exception when others then
+          reason := sqlerrm;
+        end;
+      end if;
+      if reason is not null then
+        failures := failures + 1;
+      end if;
+      select h.first_name || ' ' || h.last_name as holder_name, a.name as application_name, ur.role_name
+        into names
+        from public.user_rights ur
+        join public.users h on h.id = ur.user_id
+        join public.applications a on a.id = ur.application_id
+       where ur.id = right_uuid;
+      results := results || jsonb_build_object(
+        'line', entry.line,
+        'right_id', entry.raw_id,
+        'ok', reason is null,
+        'reason', reason,
+        'holder_name', names.holder_name,
+        'application_name', names.application_name,
+        'role_name', names.role_name
+      );
+    end loop;
+    if p_dry_run or failures > 0 then
+      -- Undoes every decision taken above (this block's subtransaction); what the loop learnt stays in its variables.
+      raise exception using errcode = 'RCA01';
+    end if;
+  exception when sqlstate 'RCA01' then
+    null;
+  end;
+
+  return jsonb_build_object(
+    'applied', not p_dry_run and failures = 0,
+    'count', jsonb_array_length(p_decisions) - failures,
+    'lines', to_jsonb(results)
+  );
+end;
+$$;
+
+revoke execute on function public.apply_review_decisions(public.review_stage, jsonb, boolean) from public, anon;
+grant execute on function public.apply_review_decisions(public.review_stage, jsonb, boolean) to authenticated;
 
 -- ─── Closed campaigns are frozen ─────────────────────────────────────────────────────────────────────────────────
 -- Once a campaign is completed or archived, its figures and Excel files must never change (ARCHITECTURE §3): no right

@@ -191,6 +191,8 @@ export function auditReferences(events: readonly AuditEvent[]): AuditReferences 
       add(sets.users, details.holder_id)
       add(sets.applications, details.application_id)
       add(sets.rights, event.resource_id)
+    } else if (event.action === 'sign_off') {
+      add(sets.campaigns, event.resource_id)
     } else if (event.action === 'start_campaign' || event.action === 'complete_campaign') {
       add(sets.campaigns, event.resource_id)
       if (isObject(details.scope)) add(sets.applications, details.scope.application_id)
@@ -341,7 +343,10 @@ function decisionStory(event: AuditEvent, names: AuditNames): AuditStory {
   const application = copy?.application_name ?? applicationName(names, details.application_id)
   const verb = details.stage === 'ra' ? 'a traité' : details.decision === 'refused' ? 'a refusé' : 'a validé'
   const comment = text(details.comment)
-  const sentence = `${actorText(event)} ${verb} ${rightPhrase(role, holder, application)}${comment ? ` — « ${comment} »` : ''}`
+  // A delegate decides for the reviewer, a fallback reviewer for an item without one (validate_user_right).
+  const onBehalf = text(details.on_behalf_of_name)
+  const acting = onBehalf ? ` pour le compte de ${onBehalf}` : details.acting_as === 'fallback' ? ' comme relecteur de secours' : ''
+  const sentence = `${actorText(event)} ${verb} ${rightPhrase(role, holder, application)}${acting}${comment ? ` — « ${comment} »` : ''}`
   const changes =
     details.from_status || details.to_status
       ? [{ label: 'Statut', before: valueText(FIELDS.user_rights?.status, details.from_status, names), after: valueText(FIELDS.user_rights?.status, details.to_status, names) }]
@@ -382,6 +387,10 @@ export function auditStory(event: AuditEvent, names: AuditNames = NO_NAMES): Aud
       return { sentence: startStory(event, names), changes: [] }
     case 'complete_campaign':
       return { sentence: completeStory(event, names), changes: [] }
+    case 'sign_off': {
+      const statement = text(detailsOf(event).statement)
+      return { sentence: `${actorText(event)} a signé la campagne ${campaignName(names, event.resource_id)}${statement ? ` : « ${statement} »` : ''}`, changes: [] }
+    }
     case 'create':
     case 'update':
     case 'delete': {

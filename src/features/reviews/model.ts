@@ -37,6 +37,20 @@ export interface DecisionTarget {
   holderName: string
   approveStatus: RightStatus | null
   refuseStatus: RightStatus | null
+  /** For whom the caller decides, when they act for someone else (delegation, fallback reviewer). */
+  onBehalfOf?: string
+  /** The inactivity recommendation ('Jamais utilisé', 'Inutilisé depuis N jours'), when the caller knows it. */
+  recommendation?: string | null
+}
+
+/** A separation-of-duties conflict of a right in the caller's queue (rpc('review_conflicts')). */
+export interface RightConflict {
+  right_id: string
+  rule_id: string
+  rule_name: string
+  other_right_id: string
+  other_role_name: string
+  other_application_name: string
 }
 
 export type Decision = 'approve' | 'refuse'
@@ -127,6 +141,7 @@ export function targetOfQueueItem(item: QueueItem): DecisionTarget {
     holderName: item.holder_name,
     approveStatus: item.approve_status,
     refuseStatus: item.refuse_status,
+    recommendation: recommendationText(item),
   }
 }
 

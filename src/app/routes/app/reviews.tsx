@@ -5,6 +5,7 @@ import { useLiveProfile } from '@/features/profile/api'
 import { DecisionHistoryCard } from '@/features/profile/components/DecisionHistoryCard'
 import { MyRightsCard } from '@/features/profile/components/MyRightsCard'
 import { ReviewsPage } from '@/features/reviews/components/ReviewsPage'
+import { DelegationPanel } from '@/features/reviews/components/delegation/DelegationPanel'
 import { PersonRights } from '@/features/rights/components/PersonRights'
 
 /**
@@ -19,6 +20,7 @@ export function ReviewsRoute() {
     <>
       <PageHeader title={appPage('reviews').title} description="Les droits qui attendent votre décision." />
       <ReviewsPage />
+      <DelegationPanel userId={id} />
       <div className="mt-8 space-y-6">
         {holder && (
           <MyRightsCard>

@@ -1,4 +1,4 @@
-import { useDecideRights } from '../api'
+import { useDecideRights, useReviewConflicts } from '../api'
 import type { DecisionInput, QueueItem } from '../model'
 import { BulkDecisionPanel } from './queue/BulkDecisionPanel'
 import { QueueFiltersBar } from './queue/QueueFiltersBar'
@@ -20,11 +20,13 @@ interface ReviewQueueProps {
 export function ReviewQueue({ items, decide }: ReviewQueueProps) {
   const decideRights = useDecideRights(decide)
   const queue = useReviewQueueState(items, decideRights.mutateAsync)
+  // Conflicts are asked for the page on screen only: a long queue costs one small call per page turned.
+  const conflicts = useReviewConflicts(queue.pageItems.map((item) => item.right_id))
   return (
     <div className="space-y-4">
       <QueueFiltersBar queue={queue} />
       <BulkDecisionPanel queue={queue} />
-      <QueueTable queue={queue} />
+      <QueueTable queue={queue} conflicts={conflicts} />
       <QueuePagination page={queue.page} pageCount={queue.pageCount} total={queue.visibleCount} onPage={queue.setPage} />
       <ValidationDialog target={queue.target} onClose={() => queue.setTarget(null)} decide={decide} />
     </div>

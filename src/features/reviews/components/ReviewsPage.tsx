@@ -4,6 +4,7 @@ import { countText } from '@/lib/plural'
 import { useReviewQueue } from '../api'
 import type { DecisionInput } from '../model'
 import { ReviewQueue } from './ReviewQueue'
+import { OfflineUpload } from './upload/OfflineUpload'
 
 /** Mes revues: the whole queue awaiting the caller's decision, on screen from its first page. */
 export function ReviewsPage({ decide }: { decide?: (input: DecisionInput) => Promise<void> }) {
@@ -20,6 +21,7 @@ export function ReviewsPage({ decide }: { decide?: (input: DecisionInput) => Pro
       )}
       {queue.error && <ErrorBox className="mb-4" message={`La suite de la file n'a pas pu être chargée : ${queue.error.message}`} />}
       <ReviewQueue items={queue.items} decide={decide} />
+      <OfflineUpload />
     </>
   )
 }

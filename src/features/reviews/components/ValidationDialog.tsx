@@ -3,8 +3,9 @@ import { Dialog } from '@/components/ui/Dialog'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { rightStatusLabel } from '@/lib/labels'
-import { useDecideRights } from '../api'
+import { useDecideRights, useReviewConflicts } from '../api'
 import { decisionLabels, type Decision, type DecisionInput, type DecisionTarget } from '../model'
+import { ConflictNotice, INACTIVITY_ADVICE } from './ConflictNotice'
 
 export interface ValidationDialogProps {
   /** The right being decided; the dialog is closed when null. */
@@ -29,6 +30,7 @@ function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialog
   const [pending, setPending] = useState<Decision | null>(null)
   const [error, setError] = useState<string | null>(null)
   const labels = decisionLabels(target)
+  const conflicts = useReviewConflicts([target.rightId]).get(target.rightId) ?? []
 
   const submit = async (decision: Decision) => {
     const status = decision === 'approve' ? target.approveStatus : target.refuseStatus
@@ -75,6 +77,12 @@ function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialog
         <dd className="col-span-2 text-gray-900">{target.roleName}</dd>
         <dt className="font-medium text-gray-600">Utilisateur</dt>
         <dd className="col-span-2 text-gray-900">{target.holderName}</dd>
+        {target.onBehalfOf && (
+          <>
+            <dt className="font-medium text-gray-600">Délégation</dt>
+            <dd className="col-span-2 text-gray-900">{target.onBehalfOf}</dd>
+          </>
+        )}
         {target.approveStatus === 'treated' && (
           <>
             <dt className="font-medium text-gray-600">Décision</dt>
@@ -84,6 +92,17 @@ function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialog
           </>
         )}
       </dl>
+      {target.recommendation && (
+        <div className="mt-4 rounded-md border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
+          <p className="font-medium">{target.recommendation}</p>
+          <p className="mt-1">{INACTIVITY_ADVICE}</p>
+        </div>
+      )}
+      {conflicts.length > 0 && (
+        <div className="mt-4">
+          <ConflictNotice conflicts={conflicts} />
+        </div>
+      )}
       <label htmlFor={commentId} className="mb-1 mt-4 block text-sm font-medium text-gray-700">
         Commentaire (facultatif)
       </label>

@@ -3,9 +3,12 @@ import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate, lastUseText } from '@/lib/dates'
 import { accountTypeLabel } from '@/lib/labels'
-import { decisionLabels, targetOfQueueItem, type QueueItem } from '../../model'
+import { decisionLabels, targetOfQueueItem, type QueueItem, type RightConflict } from '../../model'
+import { ConflictNotice } from '../ConflictNotice'
 import { RecommendationBadge } from '../RecommendationBadge'
 import { describeQueueItem, type ReviewQueueState } from './useReviewQueueState'
+
+const NO_CONFLICTS: readonly RightConflict[] = []
 
 /** A row that heads each group (person or application) where it starts on the page. */
 function startsGroup(queue: ReviewQueueState, item: QueueItem, previous: QueueItem | undefined) {
@@ -14,7 +17,7 @@ function startsGroup(queue: ReviewQueueState, item: QueueItem, previous: QueueIt
   return queue.grouping === 'person' ? previous.holder_id !== item.holder_id : previous.application_id !== item.application_id
 }
 
-function QueueRow({ queue, item }: { queue: ReviewQueueState; item: QueueItem }) {
+function QueueRow({ queue, item, conflicts }: { queue: ReviewQueueState; item: QueueItem; conflicts: readonly RightConflict[] }) {
   const labels = decisionLabels(targetOfQueueItem(item))
   const what = describeQueueItem(item)
   return (
@@ -44,6 +47,7 @@ function QueueRow({ queue, item }: { queue: ReviewQueueState; item: QueueItem })
       <TableCell>{lastUseText(item.last_used_at)}</TableCell>
       <TableCell>
         <RecommendationBadge item={item} />
+        <ConflictNotice conflicts={conflicts} compact />
       </TableCell>
       <TableCell>
         <StatusBadge status={item.status} />
@@ -67,7 +71,7 @@ function QueueRow({ queue, item }: { queue: ReviewQueueState; item: QueueItem })
 }
 
 /** The page of the queue on screen, grouped, each row selectable and decidable on its own. */
-export function QueueTable({ queue }: { queue: ReviewQueueState }) {
+export function QueueTable({ queue, conflicts }: { queue: ReviewQueueState; conflicts: ReadonlyMap<string, RightConflict[]> }) {
   const { pageItems, grouping } = queue
   return (
     <Table caption="Droits en attente de ma décision">
@@ -100,7 +104,7 @@ export function QueueTable({ queue }: { queue: ReviewQueueState }) {
                 </th>
               </tr>
             ) : null,
-            <QueueRow key={item.right_id} queue={queue} item={item} />,
+            <QueueRow key={item.right_id} queue={queue} item={item} conflicts={conflicts.get(item.right_id) ?? NO_CONFLICTS} />,
           ]
         })}
       </TableBody>
