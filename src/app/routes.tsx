@@ -19,6 +19,7 @@ const ContactPage = lazyPage(() => import('@/pages/Contact'), (m) => m.ContactPa
 const FaqPage = lazyPage(() => import('@/pages/faq/FaqPage'), (m) => m.FaqPage)
 const LegalPage = lazyPage(() => import('@/pages/Legal'), (m) => m.LegalPage)
 const PrivacyPage = lazyPage(() => import('@/pages/Privacy'), (m) => m.PrivacyPage)
+const SetPasswordPage = lazyPage(() => import('@/features/directory-sync/SetPasswordPage'), (m) => m.SetPasswordPage)
 const AuthenticatedLayout = lazyPage(() => import('./layouts/AuthenticatedLayout'), (m) => m.AuthenticatedLayout)
 
 const APP_PAGE_LOADERS: Record<AppPageKey, () => Promise<ComponentType>> = {
@@ -31,6 +32,7 @@ const APP_PAGE_LOADERS: Record<AppPageKey, () => Promise<ComponentType>> = {
   controls: () => import('./routes/app/controls').then((m) => m.ControlsRoute),
   compliance: () => import('./routes/app/compliance').then((m) => m.ComplianceRoute),
   audit: () => import('./routes/app/audit').then((m) => m.AuditRoute),
+  notifications: () => import('./routes/app/notifications').then((m) => m.NotificationsRoute),
   profile: () => import('./routes/app/profile').then((m) => m.ProfileRoute),
 }
 
@@ -61,6 +63,8 @@ export function AppRoutes() {
             <Route path="faq" element={<FaqPage />} />
             <Route path="legal" element={<LegalPage />} />
             <Route path="privacy" element={<PrivacyPage />} />
+            {/* Where an invitation e-mail's link leads (netlify/functions/directory-sync.ts). */}
+            <Route path="mot-de-passe" element={<SetPasswordPage />} />
             <Route path="500" element={<ErrorPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

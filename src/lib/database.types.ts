@@ -117,6 +117,49 @@ export type Database = {
         }
         Relationships: []
       }
+      campaign_fallback_reviewers: {
+        Row: {
+          campaign_id: string
+          user_id: string
+          created_by: string | null
+          created_at: string
+        }
+        Insert: {
+          campaign_id: string
+          user_id: string
+          created_by?: string | null
+          created_at?: string
+        }
+        Update: {
+          campaign_id?: string
+          user_id?: string
+          created_by?: string | null
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "campaign_fallback_reviewers_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaign_fallback_reviewers_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaign_fallback_reviewers_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       campaign_items: {
         Row: {
           id: string
@@ -200,6 +243,57 @@ export type Database = {
           }
         ]
       }
+      campaign_signoffs: {
+        Row: {
+          id: string
+          campaign_id: string
+          stage: Database["public"]["Enums"]["review_stage"]
+          reviewer_id: string | null
+          reviewer_email: string
+          reviewer_name: string
+          items_count: number
+          signed_at: string
+          ip_address: string | null
+        }
+        Insert: {
+          id?: string
+          campaign_id: string
+          stage: Database["public"]["Enums"]["review_stage"]
+          reviewer_id?: string | null
+          reviewer_email: string
+          reviewer_name: string
+          items_count: number
+          signed_at?: string
+          ip_address?: string | null
+        }
+        Update: {
+          id?: string
+          campaign_id?: string
+          stage?: Database["public"]["Enums"]["review_stage"]
+          reviewer_id?: string | null
+          reviewer_email?: string
+          reviewer_name?: string
+          items_count?: number
+          signed_at?: string
+          ip_address?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "campaign_signoffs_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaign_signoffs_reviewer_id_fkey"
+            columns: ["reviewer_id"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       campaigns: {
         Row: {
           id: string
@@ -211,8 +305,14 @@ export type Database = {
           end_date: string
           status: Database["public"]["Enums"]["campaign_status"]
           created_by: string | null
+          recurrence: Database["public"]["Enums"]["campaign_recurrence"] | null
+          auto_start: boolean
+          previous_occurrence_id: string | null
           created_at: string
           updated_at: string
+          notifications_enabled: boolean
+          reminders_enabled: boolean
+          reminder_days: number[]
         }
         Insert: {
           id?: string
@@ -224,8 +324,14 @@ export type Database = {
           end_date: string
           status?: Database["public"]["Enums"]["campaign_status"]
           created_by?: string | null
+          recurrence?: Database["public"]["Enums"]["campaign_recurrence"] | null
+          auto_start?: boolean
+          previous_occurrence_id?: string | null
           created_at?: string
           updated_at?: string
+          notifications_enabled?: boolean
+          reminders_enabled?: boolean
+          reminder_days?: number[]
         }
         Update: {
           id?: string
@@ -237,8 +343,14 @@ export type Database = {
           end_date?: string
           status?: Database["public"]["Enums"]["campaign_status"]
           created_by?: string | null
+          recurrence?: Database["public"]["Enums"]["campaign_recurrence"] | null
+          auto_start?: boolean
+          previous_occurrence_id?: string | null
           created_at?: string
           updated_at?: string
+          notifications_enabled?: boolean
+          reminders_enabled?: boolean
+          reminder_days?: number[]
         }
         Relationships: [
           {
@@ -253,6 +365,13 @@ export type Database = {
             columns: ["created_by"]
             isOneToOne: false
             referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaigns_previous_occurrence_id_fkey"
+            columns: ["previous_occurrence_id"]
+            isOneToOne: true
+            referencedRelation: "campaigns"
             referencedColumns: ["id"]
           }
         ]
@@ -301,6 +420,150 @@ export type Database = {
           }
         ]
       }
+      notifications: {
+        Row: {
+          id: string
+          recipient_id: string | null
+          recipient_email: string
+          kind: Database["public"]["Enums"]["notification_kind"]
+          campaign_id: string | null
+          payload: Json
+          dedupe_key: string
+          status: Database["public"]["Enums"]["notification_status"]
+          attempts: number
+          next_attempt_at: string
+          last_error: string | null
+          sent_at: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          recipient_id?: string | null
+          recipient_email: string
+          kind: Database["public"]["Enums"]["notification_kind"]
+          campaign_id?: string | null
+          payload?: Json
+          dedupe_key: string
+          status?: Database["public"]["Enums"]["notification_status"]
+          attempts?: number
+          next_attempt_at?: string
+          last_error?: string | null
+          sent_at?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          recipient_id?: string | null
+          recipient_email?: string
+          kind?: Database["public"]["Enums"]["notification_kind"]
+          campaign_id?: string | null
+          payload?: Json
+          dedupe_key?: string
+          status?: Database["public"]["Enums"]["notification_status"]
+          attempts?: number
+          next_attempt_at?: string
+          last_error?: string | null
+          sent_at?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
+      review_delegations: {
+        Row: {
+          id: string
+          campaign_id: string
+          delegator_id: string
+          delegate_id: string
+          item_ids: string[] | null
+          reason: string
+          ends_on: string
+          created_by: string | null
+          created_at: string
+          revoked_at: string | null
+          revoked_by: string | null
+        }
+        Insert: {
+          id?: string
+          campaign_id: string
+          delegator_id: string
+          delegate_id: string
+          item_ids?: string[] | null
+          reason: string
+          ends_on: string
+          created_by?: string | null
+          created_at?: string
+          revoked_at?: string | null
+          revoked_by?: string | null
+        }
+        Update: {
+          id?: string
+          campaign_id?: string
+          delegator_id?: string
+          delegate_id?: string
+          item_ids?: string[] | null
+          reason?: string
+          ends_on?: string
+          created_by?: string | null
+          created_at?: string
+          revoked_at?: string | null
+          revoked_by?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "review_delegations_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_delegations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_delegations_delegate_id_fkey"
+            columns: ["delegate_id"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_delegations_delegator_id_fkey"
+            columns: ["delegator_id"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_delegations_revoked_by_fkey"
+            columns: ["revoked_by"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       right_decisions: {
         Row: {
           id: string
@@ -322,6 +585,9 @@ export type Database = {
           decided_by: string | null
           decided_by_email: string
           decided_by_name: string
+          on_behalf_of: string | null
+          on_behalf_of_name: string | null
+          acting_as: string | null
           decided_at: string
         }
         Insert: {
@@ -344,6 +610,9 @@ export type Database = {
           decided_by?: string | null
           decided_by_email: string
           decided_by_name: string
+          on_behalf_of?: string | null
+          on_behalf_of_name?: string | null
+          acting_as?: string | null
           decided_at?: string
         }
         Update: {
@@ -366,6 +635,9 @@ export type Database = {
           decided_by?: string | null
           decided_by_email?: string
           decided_by_name?: string
+          on_behalf_of?: string | null
+          on_behalf_of_name?: string | null
+          acting_as?: string | null
           decided_at?: string
         }
         Relationships: [
@@ -493,6 +765,9 @@ export type Database = {
           department: string | null
           manager_id: string | null
           last_login: string | null
+          active: boolean
+          deactivated_at: string | null
+          deactivated_by: string | null
           created_at: string
           updated_at: string
         }
@@ -506,6 +781,9 @@ export type Database = {
           department?: string | null
           manager_id?: string | null
           last_login?: string | null
+          active?: boolean
+          deactivated_at?: string | null
+          deactivated_by?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -519,10 +797,20 @@ export type Database = {
           department?: string | null
           manager_id?: string | null
           last_login?: string | null
+          active?: boolean
+          deactivated_at?: string | null
+          deactivated_by?: string | null
           created_at?: string
           updated_at?: string
         }
         Relationships: [
+          {
+            foreignKeyName: "users_deactivated_by_fkey"
+            columns: ["deactivated_by"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "users_manager_id_fkey"
             columns: ["manager_id"]
@@ -572,8 +860,33 @@ export type Database = {
       }
     }
     Functions: {
+      admin_alerts: {
+        Args: never
+        Returns: number[]
+      }
       admin_dashboard: {
         Args: never
+        Returns: Json[]
+      }
+      apply_review_decisions: {
+        Args: {
+          p_stage: Database["public"]["Enums"]["review_stage"]
+          p_decisions: Json
+          p_dry_run?: boolean
+        }
+        Returns: Json
+      }
+      auth_account_ids: {
+        Args: {
+          p_emails: unknown
+        }
+        Returns: Json[]
+      }
+      campaign_burndown: {
+        Args: {
+          p_campaign_id: string
+          p_time_zone?: string
+        }
         Returns: Json[]
       }
       campaign_evidence: {
@@ -607,6 +920,19 @@ export type Database = {
         }
         Returns: Json[]
       }
+      campaign_signoffs_for_evidence: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json[]
+      }
+      claim_notifications: {
+        Args: {
+          p_limit?: number
+          p_now?: string
+        }
+        Returns: Database["public"]["Tables"]["notifications"]["Row"][]
+      }
       create_application: {
         Args: {
           name: string
@@ -627,11 +953,55 @@ export type Database = {
         }
         Returns: Json[]
       }
+      delegate_candidates: {
+        Args: {
+          p_search: string
+        }
+        Returns: Json[]
+      }
+      delegate_review_items: {
+        Args: {
+          p_campaign_id: string
+          p_delegate_id: string
+          p_reason: string
+          p_ends_on: string
+          p_right_ids?: unknown
+        }
+        Returns: string
+      }
+      delegated_review_queue: {
+        Args: never
+        Returns: Json[]
+      }
       delete_application: {
         Args: {
           application_id: string
         }
         Returns: undefined
+      }
+      finish_notification: {
+        Args: {
+          p_id: string
+          p_ok: boolean
+          p_error?: string
+          p_now?: string
+        }
+        Returns: Database["public"]["Enums"]["notification_status"]
+      }
+      import_applications: {
+        Args: {
+          p_rows: Json
+          p_dry_run?: boolean
+        }
+        Returns: Json
+      }
+      import_directory: {
+        Args: {
+          p_rows: Json
+          p_complete?: boolean
+          p_dry_run?: boolean
+        }
+        Returns: Json
       }
       import_user_rights: {
         Args: {
@@ -640,10 +1010,20 @@ export type Database = {
         }
         Returns: Json
       }
+      invitation_emails: {
+        Args: {
+          p_emails: unknown
+        }
+        Returns: string[]
+      }
       manager_dashboard: {
         Args: {
           p_campaign_id?: string
         }
+        Returns: Json[]
+      }
+      my_delegations: {
+        Args: never
         Returns: Json[]
       }
       my_review_deadline: {
@@ -652,6 +1032,31 @@ export type Database = {
       }
       my_rights_summary: {
         Args: never
+        Returns: Json[]
+      }
+      my_signoffs: {
+        Args: never
+        Returns: Json[]
+      }
+      reassign_review_items: {
+        Args: {
+          p_campaign_id: string
+          p_from_id: string
+          p_to_id: string
+          p_reason: string
+          p_ends_on: string
+          p_right_ids?: unknown
+        }
+        Returns: string
+      }
+      requeue_notifications: {
+        Args: never
+        Returns: number
+      }
+      review_conflicts: {
+        Args: {
+          p_right_ids: unknown
+        }
         Returns: Json[]
       }
       review_queue: {
@@ -675,6 +1080,12 @@ export type Database = {
       review_queue_summary: {
         Args: never
         Returns: Json[]
+      }
+      revoke_delegation: {
+        Args: {
+          p_delegation_id: string
+        }
+        Returns: undefined
       }
       rssi_audit_count: {
         Args: {
@@ -740,6 +1151,43 @@ export type Database = {
         }
         Returns: Json[]
       }
+      rssi_trends: {
+        Args: never
+        Returns: Json
+      }
+      run_campaign_schedule: {
+        Args: {
+          p_now?: string
+        }
+        Returns: Json
+      }
+      run_notification_schedule: {
+        Args: {
+          p_now?: string
+        }
+        Returns: Json
+      }
+      set_campaign_fallback_reviewers: {
+        Args: {
+          p_campaign_id: string
+          p_user_ids: unknown
+        }
+        Returns: undefined
+      }
+      set_user_active: {
+        Args: {
+          p_user_id: string
+          p_active: boolean
+        }
+        Returns: Json
+      }
+      sign_off_campaign_stage: {
+        Args: {
+          p_campaign_id: string
+          p_stage: Database["public"]["Enums"]["review_stage"]
+        }
+        Returns: string
+      }
       team_progress: {
         Args: {
           p_campaign_id?: string
@@ -780,7 +1228,10 @@ export type Database = {
     }
     Enums: {
       account_type: "standard" | "privileged" | "technical" | "shared" | "emergency" | "external"
+      campaign_recurrence: "quarterly" | "semiannual" | "annual"
       campaign_status: "draft" | "active" | "completed" | "archived"
+      notification_kind: "campaign_started" | "stage_digest" | "reminder" | "escalation" | "campaign_decided"
+      notification_status: "queued" | "sending" | "sent" | "failed"
       review_decision: "approved" | "refused"
       review_stage: "user" | "manager" | "bpo_metier" | "bpo_groupe" | "ra"
       right_status: "pending" | "validated_user" | "refused_user" | "validated_manager" | "refused_manager" | "validated_bpo_metier" | "refused_bpo_metier" | "validated_bpo_groupe" | "refused_bpo_groupe" | "treatment_required" | "treated"
@@ -802,7 +1253,10 @@ export const Constants = {
   public: {
     Enums: {
       account_type: ["standard", "privileged", "technical", "shared", "emergency", "external"],
+      campaign_recurrence: ["quarterly", "semiannual", "annual"],
       campaign_status: ["draft", "active", "completed", "archived"],
+      notification_kind: ["campaign_started", "stage_digest", "reminder", "escalation", "campaign_decided"],
+      notification_status: ["queued", "sending", "sent", "failed"],
       review_decision: ["approved", "refused"],
       review_stage: ["user", "manager", "bpo_metier", "bpo_groupe", "ra"],
       right_status: ["pending", "validated_user", "refused_user", "validated_manager", "refused_manager", "validated_bpo_metier", "refused_bpo_metier", "validated_bpo_groupe", "refused_bpo_groupe", "treatment_required", "treated"],

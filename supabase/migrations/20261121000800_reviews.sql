@@ -131,17 +131,20 @@ as $$
     v.stage,
     case when v.approve_refusal is null then (select private.decision_status(private.my_review_stage(), 'approved')) end,
     case when v.refuse_refusal is null then (select private.decision_status(private.my_review_stage(), 'refused')) end,
-    -- Inactivity (SPEC §9): never used, or not used for more than 90 days, suggests refusing.
+    -- Inactivity (SPEC §9): never used, or not used for more than 90 days, suggests refusing; so does a holder who
+    -- left (deactivated: 20261121001200_directory_sync.sql), whatever the right's use.
     case when v.last_used_at is not null
       then greatest(floor(extract(epoch from (now() - v.last_used_at)) / 86400), 0)::integer
     end,
-    v.last_used_at is null or v.last_used_at < now() - interval '90 days',
+    not holder.active or v.last_used_at is null or v.last_used_at < now() - interval '90 days',
     case
+      when not holder.active then 'Refuser : compte désactivé'
       when v.last_used_at is null then 'Jamais utilisé'
       when v.last_used_at < now() - interval '90 days'
         then format('Inutilisé depuis %s jours', floor(extract(epoch from (now() - v.last_used_at)) / 86400)::integer)
     end
   from private.review_verdicts v
+  join public.users holder on holder.id = v.holder_id
   where v.right_id in (select candidates.id from candidates)
     and v.refusal is null
     and (p_campaign_id is null or v.campaign_id = p_campaign_id)
@@ -251,6 +254,67 @@ $$;
 
 revoke execute on function public.review_queue_summary() from public, anon;
 grant execute on function public.review_queue_summary() to authenticated, service_role;
+
+-- rpc('review_conflicts', { p_right_ids }) → the separation-of-duties conflicts of the given rights that await the
+-- caller's decision, for the page of Mes revues on screen and the validation dialog (at most 1000 ids a call): one
+-- row per (right, rule, conflicting right) with right_id, rule_id, rule_name, other_right_id, other_role_name,
+-- other_application_name, by right, rule and application. A conflict is what rssi_compliance counts as a violation
+-- of an incompatible_roles rule (20261121000900_reporting.sql): an enabled rule lists the right's role and another
+-- role its holder also holds, both within the rule's scope (any application for a global rule, else the rule's own).
+-- Security definer: control rules are readable by admin and rssi only, and a reviewer must see the holder's other
+-- right even on an application they do not review, to refuse one of the two knowing the combination. It answers only
+-- for rights in the caller's queue (private.review_verdicts, the queue's own test); any other id is left out.
+-- Set-based over the page: the rules' role lists are unfolded once, then joined to the holders' rights by index.
+create function public.review_conflicts(p_right_ids uuid[])
+returns table (
+  right_id uuid,
+  rule_id uuid,
+  rule_name text,
+  other_right_id uuid,
+  other_role_name text,
+  other_application_name text
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if coalesce(cardinality(p_right_ids), 0) > 1000 then
+    raise exception 'Au plus 1000 droits par demande.' using errcode = '22023';
+  end if;
+  return query
+    with queued as (
+      select v.right_id, v.holder_id, v.role_name, v.application_id
+        from private.review_verdicts v
+       where v.right_id = any (p_right_ids)
+         and v.refusal is null
+    ),
+    rules as (
+      select r.id, r.name, r.application_id, array(
+          select distinct btrim(e.value #>> '{}')
+            from jsonb_array_elements(r.parameters -> 'incompatible_roles') e
+           where jsonb_typeof(e.value) = 'string' and btrim(e.value #>> '{}') <> ''
+        ) as roles
+        from public.control_rules r
+       where r.enabled
+         and jsonb_typeof(r.parameters -> 'incompatible_roles') = 'array'
+    )
+    select q.right_id, r.id, r.name, o.id, o.role_name, a.name
+      from queued q
+      join rules r
+        on q.role_name = any (r.roles)
+       and (r.application_id is null or r.application_id = q.application_id)
+      join public.user_rights o
+        on o.user_id = q.holder_id
+       and o.role_name = any (r.roles)
+       and o.role_name <> q.role_name
+       and (r.application_id is null or o.application_id = r.application_id)
+      join public.applications a on a.id = o.application_id
+     order by q.right_id, r.name, r.id, a.name, o.role_name, o.id;
+end;
+$$;
+
+revoke execute on function public.review_conflicts(uuid[]) from public, anon;
+grant execute on function public.review_conflicts(uuid[]) to authenticated, service_role;
 
 -- ─── The manager's team ──────────────────────────────────────────────────────────────────────────────────────────
 

@@ -295,6 +295,77 @@ group by c.id;
 revoke all on public.campaign_progress from anon, authenticated, service_role;
 grant select on public.campaign_progress to authenticated, service_role;
 
+-- ─── Campaign burndown ───────────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('campaign_burndown', { p_campaign_id, p_time_zone? }) → one row per day of the campaign, in p_time_zone (default
+-- Europe/Paris), from its start date to its end date, or further while decisions go on or it is still active past its
+-- end: day, decisions (decisions taken on its items that day, every stage; null for the days still to come), remaining (its items with no decision yet
+-- at the end of that day; null for the days still to come), ideal (the straight line from all its items on the start
+-- date to none on the end date, one decimal). The campaign page's chart: decisions per day against the deadline.
+-- As the caller, over the items and decisions they may read, like campaign_progress: a draft or a campaign the caller
+-- cannot read gives no row.
+create function public.campaign_burndown(p_campaign_id uuid, p_time_zone text default 'Europe/Paris')
+returns table (day date, decisions integer, remaining integer, ideal numeric)
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v_zone text := coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris');
+  v_today date;
+begin
+  -- Refuses an unknown time zone in French.
+  perform private.day_window(null, null, v_zone);
+  v_today := (now() at time zone v_zone)::date;
+  return query
+    with campaign as (
+      select c.id, c.start_date, c.end_date, c.status,
+             (select count(*) from public.campaign_items i where i.campaign_id = c.id) as total
+        from public.campaigns c
+       where c.id = p_campaign_id
+         and c.status <> 'draft'
+    ),
+    decided as (
+      select (d.decided_at at time zone v_zone)::date as day, count(*) as n, count(*) filter (where d.first) as firsts
+        from (
+          select d.decided_at,
+                 row_number() over (partition by d.item_id order by d.decided_at, d.id) = 1 as first
+            from public.right_decisions d
+            join public.campaign_items i on i.id = d.item_id
+           where d.campaign_id = p_campaign_id
+        ) d
+       group by 1
+    ),
+    days as (
+      select g.day::date as day, c.total, c.start_date, c.end_date
+        from campaign c
+        cross join generate_series(
+          c.start_date,
+          greatest(
+            c.end_date,
+            case when c.status = 'active' then v_today end,
+            (select max(x.day) from decided x)
+          ),
+          interval '1 day'
+        ) g(day)
+    )
+    select
+      s.day,
+      -- A decision dated before the start (clock skew, a test's fixed clock) is counted on the first day.
+      case when s.day <= v_today then coalesce(sum(x.n), 0)::integer end,
+      case when s.day <= v_today
+        then (s.total - sum(coalesce(sum(x.firsts), 0)) over (order by s.day))::integer
+      end,
+      round(greatest(s.total * (s.end_date - s.day)::numeric / greatest(s.end_date - s.start_date, 1), 0), 1)
+    from days s
+    left join decided x on x.day = s.day or (s.day = s.start_date and x.day < s.start_date)
+    group by s.day, s.total, s.start_date, s.end_date
+    order by s.day;
+end;
+$$;
+
+revoke execute on function public.campaign_burndown(uuid, text) from public, anon;
+grant execute on function public.campaign_burndown(uuid, text) to authenticated, service_role;
+
 -- ─── Excel export rows ───────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('campaign_export_rows', { p_campaign_id, p_file, p_after_id?, p_limit? }) → the data rows of one Excel file,
@@ -469,6 +540,27 @@ $$;
 
 revoke execute on function public.admin_dashboard() from public, anon;
 grant execute on function public.admin_dashboard() to authenticated, service_role;
+
+-- rpc('admin_alerts') → one row, what waits for an administrator or the security officer, the header's bell for them
+-- (SPEC §2): overdue_campaigns = campaigns still active past their end date (in Europe/Paris), which wait for Terminer.
+-- Admin and rssi only.
+create function public.admin_alerts()
+returns table (overdue_campaigns integer)
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI reçoivent ces alertes.');
+  return query
+    select count(*)::integer
+      from public.campaigns c
+     where c.status = 'active'
+       and c.end_date < (now() at time zone 'Europe/Paris')::date;
+end;
+$$;
+
+revoke execute on function public.admin_alerts() from public, anon;
+grant execute on function public.admin_alerts() to authenticated, service_role;
 -- ─── RSSI dashboard ──────────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('rssi_dashboard', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object.
@@ -476,19 +568,19 @@ grant execute on function public.admin_dashboard() to authenticated, service_rol
 -- Filters. The scope is a set of rights: p_search (contains, case-insensitive, over the holder's e-mail, the holder's
 -- "first last" name, the application's name and the role name), p_application_id and p_account_type; each null or
 -- blank = no restriction. The window p_from..p_to (dates, both included, in p_time_zone; either end open when null;
--- the period buttons set it: Semaine = today − 7 days, Mois = today − 1 month, Trimestre = today − 3 months, and the
--- default is the last 30 days — the screen computes the dates).
+-- the period buttons set it: Semaine = today − 7 days, Mois = today − 1 month, Trimestre = today − 3 months; the
+-- screen opens on Mois, SPEC's default of about 30 days, and computes the dates).
 --
 -- How the window applies (decision, for the auditor):
---   * State figures describe the rights as they are now, whenever they were granted: taux de conformité, comptes à
---     risque, conformité par application and the four risks are computed over EVERY right in scope, and the window
---     does not narrow them. Limiting them to rights granted (or changed) in the last 30 days would hide the old,
+--   * State figures describe the rights and campaigns as they are now (the screen says « à ce jour »), whenever they
+--     were granted: taux de conformité, comptes à risque, conformité par application and the risks are computed over
+--     EVERY right in scope, and revues en cours counts every active campaign (the 'Campagnes actives' table lists
+--     exactly these, an overdue one included); the window does not narrow them. Limiting them to rights granted (or changed) in the last 30 days would hide the old,
 --     unused rights that are the very risk being measured. The CSV export (rssi_rights_export) lists this same
 --     population, so every state figure can be recounted from the file.
---   * Activity figures describe what happened during the window: the review campaigns ("revues") whose period
---     [start_date, end_date] overlaps the window — revues en cours = active ones (the 'Campagnes actives' table lists
---     exactly these), revues complétées = completed or archived ones — and `activity`, the review decisions taken in
---     the window (right_decisions.decided_at).
+--   * Activity figures describe what happened during the window (the screen says « sur la période »): revues
+--     complétées = the completed or archived campaigns whose period [start_date, end_date] overlaps the window, and
+--     `activity`, the review decisions taken in the window (right_decisions.decided_at).
 --   * Filters only ever narrow. With no right filter (search, application, account type) every campaign and every
 --     decision of the window counts. With one, a campaign counts when it reviewed at least one right in scope (such
 --     a right is attached to it, or was decided on in it), and a decision counts when its right is in scope; a right
@@ -504,7 +596,8 @@ grant execute on function public.admin_dashboard() to authenticated, service_rol
 --   compliance_by_application  [{ application_id, application_name, total_rights, validated_rights, rate, level }]
 --                         validated / all rights of that application in scope; only applications with at least one
 --                         right in scope; by name
---   risks               [{ key, label, count }] in SPEC order: inactive 'Comptes inactifs' (= at-risk rights),
+--   risks               [{ key, label, count }]: deactivated 'Comptes désactivés avec droits actifs' (rights not yet
+--                         treated of deactivated people), then in SPEC order: inactive 'Comptes inactifs' (= at-risk rights),
 --                         refused 'Comptes expirés' (refused rights), treatment_required 'Rôles incompatibles'
 --                         (status treatment_required), pending 'Doublons' (status pending)
 --   active_campaigns    [{ id, name, description, application_id, application_name (null = Toutes), account_type
@@ -567,7 +660,7 @@ begin
       coalesce(sum(p.treatment), 0)::bigint as treatment, coalesce(sum(p.pending), 0)::bigint as pending
     from per_application p
   ),
-  -- Activity: campaigns whose period overlaps the window and that reviewed rights in scope.
+  -- Campaigns that reviewed rights in scope: every running one, and the closed ones whose period overlaps the window.
   campaigns_in_scope as (
     select c.id, c.name, c.description, c.application_id, c.account_type, c.start_date, c.end_date, c.status,
            coalesce(g.total, 0) as scope_total, coalesce(g.total - g.pending, 0) as scope_reviewed
@@ -583,9 +676,15 @@ begin
            and d.campaign_id = c.id
          limit 1
       ) decided on true
-     where c.status in ('active', 'completed', 'archived')
-       and (p_to is null or c.start_date <= p_to)
-       and (p_from is null or c.end_date >= p_from)
+     -- A running campaign is a state: it counts whatever the window (one whose end date is past is still running).
+     where (
+         c.status = 'active'
+         or (
+           c.status in ('completed', 'archived')
+           and (p_to is null or c.start_date <= p_to)
+           and (p_from is null or c.end_date >= p_from)
+         )
+       )
        and (not v_filtered or g.total > 0 or decided.found)
   ),
   active_campaigns as (
@@ -650,6 +749,14 @@ begin
         join public.applications a on a.id = p.application_id
     ),
     'risks', jsonb_build_array(
+      -- First: the rights leavers still hold (deactivated people, 20261121001200_directory_sync.sql), until the RA
+      -- has treated them. Found from the few leavers (users_inactive_idx) rather than by joining every right.
+      jsonb_build_object('key', 'deactivated', 'label', 'Comptes désactivés avec droits actifs', 'count', (
+        select count(*)
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+         where ur.status <> 'treated'
+           and ur.user_id in (select u.id from public.users u where not u.active)
+      )),
       jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'count', t.at_risk),
       jsonb_build_object('key', 'refused', 'label', 'Comptes expirés', 'count', t.refused),
       jsonb_build_object('key', 'treatment_required', 'label', 'Rôles incompatibles', 'count', t.treatment),
@@ -775,6 +882,97 @@ begin
   return v_count;
 end;
 $$;
+
+-- ─── RSSI dashboard: trends ──────────────────────────────────────────────────────────────────────────────────────
+
+-- rpc('rssi_trends') → one JSON object, the RSSI dashboard's charts, over every campaign (the dashboard's filters and
+-- window do not apply: a trend compares campaigns with each other):
+--   as_of       the "now" of every figure
+--   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, at_risk_items }] the
+--               last 12 started campaigns, oldest first: one point per completed or archived campaign at its end date,
+--               and per running one today, from its items (its own record): validation_rate = validated / all its
+--               items (the dashboard's Taux de conformité, SPEC §9), at_risk_items = its items never used or last used
+--               more than 90 days before the point's date (Comptes à risque)
+--   stages      [{ stage, decided, waiting }] the running campaigns' completion per review stage, manager, bpo_metier,
+--               bpo_groupe then ra: decided = their items decided at least once at that stage, waiting = their items
+--               now waiting at that stage (private.waiting_states)
+-- Rssi only (42501 'Réservé au RSSI.' otherwise).
+create function public.rssi_trends() returns jsonb
+language plpgsql stable
+set search_path = ''
+set jit = off
+as $$
+declare
+  v_today date := (now() at time zone 'Europe/Paris')::date;
+  v_result jsonb;
+begin
+  perform private.require_rssi();
+
+  with recent as (
+    select c.id, c.name, c.status, c.start_date,
+           case when c.status = 'active' then v_today else c.end_date end as point_date
+      from public.campaigns c
+     where c.status in ('active', 'completed', 'archived')
+     order by case when c.status = 'active' then v_today else c.end_date end desc, c.start_date desc, c.id desc
+     limit 12
+  ),
+  points as (
+    select r.*,
+           count(i.id) as total,
+           count(i.id) filter (where private.is_validated_status(i.status)) as validated,
+           count(i.id) filter (
+             where i.last_used_at is null or i.last_used_at < r.point_date::timestamptz - interval '90 days'
+           ) as at_risk
+      from recent r
+      left join public.campaign_items i on i.campaign_id = r.id
+     group by r.id, r.name, r.status, r.start_date, r.point_date
+  ),
+  stage_list (stage, position) as (
+    values ('manager'::public.review_stage, 1), ('bpo_metier', 2), ('bpo_groupe', 3), ('ra', 4)
+  ),
+  running_items as (
+    select i.id, i.status
+      from public.campaign_items i
+      join public.campaigns c on c.id = i.campaign_id
+     where c.status = 'active'
+  ),
+  stages as (
+    select s.stage, s.position,
+           (select count(distinct d.item_id)
+              from public.right_decisions d
+              join running_items i on i.id = d.item_id
+             where d.stage = s.stage) as decided,
+           (select count(*) from running_items i where i.status = any (private.waiting_states(s.stage))) as waiting
+      from stage_list s
+  )
+  select jsonb_build_object(
+    'as_of', now(),
+    'campaigns', (
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'id', p.id,
+          'name', p.name,
+          'status', p.status,
+          'point_date', p.point_date,
+          'total_items', p.total,
+          'validated_items', p.validated,
+          'validation_rate', private.percent(p.validated, p.total),
+          'at_risk_items', p.at_risk
+        ) order by p.point_date, p.start_date, p.id), '[]'::jsonb)
+        from points p
+    ),
+    'stages', (
+      select jsonb_agg(jsonb_build_object('stage', s.stage, 'decided', s.decided, 'waiting', s.waiting) order by s.position)
+        from stages s
+    )
+  )
+  into v_result;
+
+  return v_result;
+end;
+$$;
+
+revoke execute on function public.rssi_trends() from public, anon;
+grant execute on function public.rssi_trends() to authenticated;
 
 -- ─── Compliance page ─────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -1385,10 +1583,14 @@ begin
          or (
            l.resource_type = 'user_rights'
            and l."timestamp" between window_start and window_end
-           -- Compared as uuids: the set of item ids is hashed at every page, and 200,000 of them as text cost twice as
-           -- much. The case keeps the cast to the rows whose resource_id is a right's id.
-           and (case when l.resource_type = 'user_rights' then l.resource_id::uuid end)
-               in (select i.right_id from public.campaign_items i where i.campaign_id = target.id)
+           -- One probe of the item key per event, as the page walks the log in id order: a set of 200,000 item ids
+           -- outgrows work_mem, and PostgreSQL then rescanned the items for every event (7 s a page, 24 pages).
+           -- The case keeps the cast to the rows whose resource_id is a right's id.
+           and exists (
+             select from public.campaign_items i
+              where i.campaign_id = target.id
+                and i.right_id = (case when l.resource_type = 'user_rights' then l.resource_id::uuid end)
+           )
          )
        )
      order by l.id

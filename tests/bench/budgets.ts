@@ -8,6 +8,8 @@ import type { NaiveResult } from './measures/naive'
 import type { PageTiming } from './measures/pages'
 import type { measureQueueRpc, ReviewsResult } from './measures/reviews'
 import type { StartupResult } from './measures/startup'
+import type { DirectoryImportResult } from './measures/directory-import'
+import type { UsersPageResult } from './measures/users-page'
 import { budget, kb, mb, ms, type BudgetLine, type InfoLine } from './report'
 
 interface Results {
@@ -16,10 +18,12 @@ interface Results {
   reviews?: ReviewsResult
   reviewsRpc?: Awaited<ReturnType<typeof measureQueueRpc>>
   rssiPages?: PageTiming[]
+  usersPage?: UsersPageResult
   naive?: NaiveResult
   export?: ExportResult
   decisions?: DecisionsResult
   campaignRecord?: CampaignRecordResult
+  directoryImport?: DirectoryImportResult
   startup?: StartupResult
 }
 
@@ -28,9 +32,11 @@ const LIMITS = {
   appJs: 200 * 1000,
   rssiDashboardMs: 1000,
   reviewsFirstPaintMs: 300,
+  usersPageMs: 300,
   decisionP95Ms: 150,
   exportMs: 5000,
   startupMs: 10_000,
+  directoryImportMs: 10_000,
   campaignStartMs: 10_000,
   evidencePackMs: 10_000,
 }
@@ -60,6 +66,8 @@ export function buildReport(
       : { name: 'xlsx and papaparse loaded on demand', value: 'not measured', limit: 'not in the first /app page', ok: false, note: failed('bundles') }],
     ['rssiSignIn', budget('Sign-in to RSSI dashboard rendered (median)', r.rssiSignIn?.medianMs, LIMITS.rssiDashboardMs, ms, failed('rssiSignIn'))],
     ['reviews', budget('Mes revues first rows (menu link, median)', r.reviews?.navigation.firstRowsMs, LIMITS.reviewsFirstPaintMs, ms, r.reviews ? `${r.reviews.queueCount} items` : failed('reviews'))],
+    ['usersPage', budget('Users page first rows (menu link, median)', r.usersPage?.firstRowsMs, LIMITS.usersPageMs, ms, r.usersPage ? `${r.usersPage.people} people` : failed('usersPage'))],
+    ['usersPage', budget('Users page search, request to rows (median)', r.usersPage?.searchMs, LIMITS.usersPageMs, ms, r.usersPage ? `« ${r.usersPage.search} »: ${r.usersPage.searchTotal}` : failed('usersPage'))],
     ['decisions', budget(
       'Decision round trip p95',
       r.decisions?.p95Ms,
@@ -77,6 +85,9 @@ export function buildReport(
   if (options.onPostgres) {
     lines.push(['campaignRecord', budget('Start a campaign of the large dataset\'s largest scope', record?.start.durationMs, LIMITS.campaignStartMs, ms, record ? `${record.start.items} items` : failed('campaignRecord'))])
     lines.push(['campaignRecord', budget('Evidence pack of a completed campaign', record?.evidencePack.durationMs, LIMITS.evidencePackMs, ms, record ? `${record.evidencePack.items} items` : failed('campaignRecord'))])
+    // Issue 16: 10 s on PostgreSQL; on PGlite the figure is for information (below).
+    const sync = r.directoryImport
+    lines.push(['directoryImport', budget('Directory import applied (rpc)', sync?.applyMs, LIMITS.directoryImportMs, ms, sync ? `${sync.people} people, dry run ${ms(sync.dryRunMs)}` : failed('directoryImport'))])
   }
   const budgets = lines.map(([measure, line]): BudgetLine =>
     options.skipped.has(measure)
@@ -97,6 +108,11 @@ export function buildReport(
     info.push({ name: 'review_queue RPC from Node: 100 / 1000 rows', value: `${ms(r.reviewsRpc.first100Ms)} / ${ms(r.reviewsRpc.first1000Ms)} (count ${ms(r.reviewsRpc.countMs)})` })
   }
   for (const page of r.rssiPages ?? []) info.push({ name: `${page.path} rendered (direct load, median)`, value: ms(page.medianMs) })
+  if (r.usersPage) {
+    info.push({ name: '/app/users first rows (direct load, median)', value: ms(r.usersPage.directLoadMs) })
+    const read = r.usersPage.waterfall.find((request) => request.path.startsWith('/rest/v1/users?'))
+    if (read) info.push({ name: 'Users page: its read of the first page (last run)', value: `${ms(read.durationMs)}, ${ms(read.startMs)} after the click` })
+  }
   if (r.decisions) {
     info.push({ name: 'Decision round trip p50 / max', value: `${ms(r.decisions.p50Ms)} / ${ms(r.decisions.maxMs)} (${r.decisions.distinctAccounts} accounts)` })
     const alone = r.decisions.alone
@@ -114,6 +130,14 @@ export function buildReport(
       info.push({ name: 'Start a campaign over the same scope (PGlite)', value: `${ms(record.start.durationMs)} (${record.start.items} items)` })
     }
     info.push({ name: 'Evidence pack file size', value: mb(record.evidencePack.fileBytes) })
+    const phases = record.evidencePhases
+    info.push({
+      name: 'Evidence pack in Node: summary / items / journal / rows / file',
+      value: 'error' in phases ? `failed: ${phases.error}` : [phases.summaryMs, phases.itemsMs, phases.journalMs, phases.rowsMs, phases.writeMs].map(ms).join(' / '),
+    })
+  }
+  if (r.directoryImport && !options.onPostgres) {
+    info.push({ name: 'Directory import (PGlite): dry run / applied', value: `${ms(r.directoryImport.dryRunMs)} / ${ms(r.directoryImport.applyMs)} (${r.directoryImport.people} people)` })
   }
   if (r.naive) {
     info.push({ name: 'RSSI figures: rssi_dashboard RPC', value: ms(r.naive.serverMs) })

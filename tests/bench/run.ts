@@ -3,7 +3,7 @@
  * with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed), builds and serves the app,
  * drives it in Debian's Chromium and prints the figures against their budgets. The full results go to
  * .tmp/bench/results.json; the exit code is 1 when a budget is missed. --only runs the named measures alone (bundles,
- * rssiSignIn, reviews, reviewsRpc, rssiPages, naive, export, decisions, campaignRecord, startup); the others show as
+ * rssiSignIn, reviews, reviewsRpc, rssiPages, usersPage, naive, export, decisions, directoryImport, campaignRecord, startup); the others show as
  * skipped. Not part of `npm test`.
  */
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
@@ -20,7 +20,9 @@ import { largestActiveCampaign, measureManagerExport } from './measures/export'
 import { measureNaive } from './measures/naive'
 import { measureRssiPages } from './measures/pages'
 import { measureQueueRpc, measureReviews } from './measures/reviews'
+import { measureUsersPage } from './measures/users-page'
 import { measureStartup } from './measures/startup'
+import { measureDirectoryImport } from './measures/directory-import'
 import { reviewerCandidates } from './support/reviewers'
 import { buildReport } from './budgets'
 import { printTable, writeResults } from './report'
@@ -39,7 +41,7 @@ if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Un
 const dataset: 'demo' | 'large' = values.dataset
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1: ${values.runs}`)
-const MEASURES = ['bundles', 'rssiSignIn', 'reviews', 'reviewsRpc', 'rssiPages', 'naive', 'export', 'decisions', 'campaignRecord', 'startup']
+const MEASURES = ['bundles', 'rssiSignIn', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'startup']
 const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
 const unknown = only?.filter((name) => !MEASURES.includes(name)) ?? []
 if (unknown.length > 0) throw new Error(`Unknown measure(s) in --only: ${unknown.join(', ')} (${MEASURES.join(', ')})`)
@@ -105,12 +107,15 @@ async function main(): Promise<void> {
     await step('reviews', () => measureReviews(b, appUrl, 'manager@example.com', queueCount, runs))
     await step('reviewsRpc', () => measureQueueRpc(managerApi))
     await step('rssiPages', () => measureRssiPages(b, appUrl, runs))
+    await step('usersPage', () => measureUsersPage(b, appUrl, service, runs))
     await step('naive', async () => measureNaive(await apiAs(backendUrl, 'rssi@example.com'), runs, rssiRights <= 20_000))
     await step('export', async () => measureManagerExport(b, appUrl, await largestActiveCampaign(service)))
     await step('decisions', async () => {
       const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, REVIEWERS), 2)
       return measureDecisions(accounts, REVIEWERS, DECISIONS_PER_REVIEWER)
     })
+    // Adds 10,000 people: after every measure that counts or lists the directory.
+    await step('directoryImport', async () => measureDirectoryImport(await apiAs(backendUrl, 'admin@example.com')))
     // Last: it completes the largest campaign and moves its rights into a new one.
     await step('campaignRecord', async () => measureCampaignRecord(b, appUrl, await apiAs(backendUrl, 'admin@example.com'), service))
   } catch (error) {

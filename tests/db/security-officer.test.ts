@@ -547,6 +547,8 @@ async function expectedState(f: RightFilter) {
       }),
     ),
     risks: [
+      // No leaver in the seed: tests/db/directory-sync.test.ts counts them.
+      { key: 'deactivated', label: 'Comptes désactivés avec droits actifs', count: 0 },
       { key: 'inactive', label: 'Comptes inactifs', count: atRisk },
       { key: 'refused', label: 'Comptes expirés', count: scope.filter((r) => isRefused(r.status)).length },
       { key: 'treatment_required', label: 'Rôles incompatibles', count: scope.filter((r) => r.status === 'treatment_required').length },
@@ -567,7 +569,8 @@ async function expectedActivity(f: RightFilter, from: string | null, to: string 
     !isFiltered(f) ||
     [...rightsById.values()].some((r) => r.campaignId === c.id && inScope(r, f)) ||
     decisions.some((d) => d.campaignId === c.id && scoped(d.rightId))
-  const inWindow = campaignRows.filter((c) => overlaps(c.startDate, c.endDate, from, to) && reviewed(c))
+  // Running campaigns are a state; closed ones count when their period overlaps the window.
+  const inWindow = campaignRows.filter((c) => (c.status === 'active' || overlaps(c.startDate, c.endDate, from, to)) && reviewed(c))
   const windowDecisions = decisions.filter((d) => {
     const date = dateIn(d.decidedMs, timeZone)
     return (from === null || date >= from) && (to === null || date <= to) && (!isFiltered(f) || scoped(d.rightId))
@@ -618,6 +621,7 @@ describe('RSSI dashboard: state figures', () => {
       reviews_completed: 0,
     })
     expect(d.risks).toEqual([
+      { key: 'deactivated', label: 'Comptes désactivés avec droits actifs', count: 0 },
       { key: 'inactive', label: 'Comptes inactifs', count: 3 },
       { key: 'refused', label: 'Comptes expirés', count: 1 },
       { key: 'treatment_required', label: 'Rôles incompatibles', count: 1 },
@@ -723,7 +727,7 @@ describe('RSSI dashboard: state figures', () => {
       reviews_completed: 0,
     })
     expect(d.compliance_by_application).toEqual([])
-    expect(d.risks.map((r) => r.count)).toEqual([0, 0, 0, 0])
+    expect(d.risks.map((r) => r.count)).toEqual([0, 0, 0, 0, 0])
     expect(d.active_campaigns).toEqual([])
     expect(d.activity).toEqual({ decisions: 0, approved: 0, refused: 0 })
 
@@ -753,14 +757,15 @@ describe('RSSI dashboard: state figures', () => {
 describe('RSSI dashboard: activity in the window', () => {
   const camp = () => ({ applicationId: apps.camp })
 
-  it('counts the campaigns whose period overlaps the window and that reviewed rights in scope', async () => {
+  it('counts every running campaign whatever the window, and the closed ones whose period overlaps it, that reviewed rights in scope', async () => {
+    // c1 and c2 are running (c2's end date is 150 days past): in progress whatever the window.
     const cases: [string | undefined, string | undefined, number, number][] = [
-      [undefined, undefined, 2, 2], // c1, c2 active; c3 completed, c4 archived (through its decision only)
-      [addDays(today, -30), today, 1, 0], // c1
-      [addDays(today, -70), today, 1, 1], // c1; c3
-      [addDays(today, -1000), addDays(today, -390), 0, 1], // c4
+      [undefined, undefined, 2, 2], // c3 completed, c4 archived (through its decision only)
+      [addDays(today, -30), today, 2, 0],
+      [addDays(today, -70), today, 2, 1], // c3
+      [addDays(today, -1000), addDays(today, -390), 2, 1], // c4
       [addDays(today, -390), undefined, 2, 2],
-      [undefined, addDays(today, -201), 0, 1], // c4 only
+      [undefined, addDays(today, -201), 2, 1], // c4 only
     ]
     for (const [from, to, inProgress, completed] of cases) {
       const d = await dashboard({ ...camp(), ...(from ? { from } : {}), ...(to ? { to } : {}) })
@@ -1162,6 +1167,7 @@ describe('access: only rssi', () => {
     ['rssi_audit_events', `select * from public.rssi_audit_events()`],
     ['rssi_audit_count', `select public.rssi_audit_count()`],
     ['rssi_audit_filters', `select public.rssi_audit_filters()`],
+    ['rssi_trends', `select public.rssi_trends()`],
   ]
   const refused: Actor[] = ['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra', 'admin', { id: randomUUID(), email: 'inconnu@example.com' }]
 

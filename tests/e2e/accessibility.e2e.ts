@@ -21,6 +21,8 @@ const ISSUE_RULES = new Set(['heading-order', 'region'])
 interface DialogCheck {
   opener: string | RegExp
   dialog: string | RegExp
+  /** When the opener is an item of a row's menu: the menu's button, which gets focus back. */
+  menu?: RegExp
 }
 
 interface PageCheck {
@@ -30,6 +32,8 @@ interface PageCheck {
 
 const REVIEW_DIALOG: DialogCheck = { opener: /^(Valider|Marquer traité) (?!.*sélection)/, dialog: 'Revue du droit' }
 const EXPORT_DIALOG: DialogCheck = { opener: /^Export Excel de /, dialog: 'Export Excel' }
+// An administrator's row shows its lifecycle step; the export is in the row's menu.
+const ADMIN_EXPORT_DIALOG: DialogCheck = { menu: /^Autres actions pour /, opener: 'Export Excel', dialog: 'Export Excel' }
 
 const reviewerPages = (extra: PageCheck[] = []): PageCheck[] => [
   { path: '/app/dashboard' },
@@ -44,7 +48,7 @@ const adminPages: PageCheck[] = [
   { path: '/app/applications', dialogs: [{ opener: 'Nouvelle application', dialog: 'Nouvelle application' }] },
   {
     path: '/app/campaigns',
-    dialogs: [EXPORT_DIALOG, { opener: 'Import CSV', dialog: 'Import CSV des droits' }, { opener: 'Nouvelle campagne', dialog: 'Nouvelle campagne' }],
+    dialogs: [ADMIN_EXPORT_DIALOG, { opener: 'Import CSV', dialog: 'Import CSV des droits' }, { opener: 'Nouvelle campagne', dialog: 'Nouvelle campagne' }],
   },
   { path: '/app/users', dialogs: [{ opener: 'Nouvel utilisateur', dialog: 'Nouvel utilisateur' }] },
   { path: '/app/controls', dialogs: [{ opener: 'Nouvelle règle', dialog: 'Nouvelle règle de contrôle' }] },
@@ -126,15 +130,21 @@ async function isFocused(locator: Locator): Promise<boolean> {
 
 /** Opens the dialog, audits it, closes it with Escape and checks that focus went back to its opener. */
 async function auditDialog(where: string, check: DialogCheck): Promise<string[]> {
-  const opener = page.getByRole('button', { name: check.opener }).filter({ visible: true }).first()
+  const failures: string[] = []
+  const opener = page.getByRole('button', { name: check.menu ?? check.opener }).filter({ visible: true }).first()
   // A queue another journey emptied has no row to open: the dialog is checked wherever there is one.
   if ((await opener.count()) === 0) return []
   await opener.click()
+  if (check.menu) {
+    await page.getByRole('menu').waitFor()
+    failures.push(...(await audit(`${where} › menu ouvert`)))
+    await page.getByRole('menuitem', { name: check.opener }).click()
+  }
   const dialog = page.getByRole('dialog', { name: check.dialog })
   await dialog.waitFor()
   await page.waitForFunction(() => document.querySelector('dialog .animate-spin') === null)
   const name = `${where} › dialog « ${String(check.dialog)} »`
-  const failures = await audit(name, '[aria-modal="true"]')
+  failures.push(...(await audit(name, '[aria-modal="true"]')))
   if (!(await dialog.evaluate((element) => element.matches(':modal')))) failures.push(`${name}: not a modal <dialog>, the page behind stays live`)
   await page.keyboard.press('Escape')
   await dialog.waitFor({ state: 'detached' })
@@ -203,13 +213,15 @@ describe('Dialogs (issue 17 §14)', () => {
     await signIn(page, 'admin@example.com')
     await page.goto('/app/campaigns')
     await settle()
-    const openers = page.getByRole('button', { name: /^Export Excel de / })
+    // An administrator opens the export from each row's menu; focus goes back to the menu's button.
+    const openers = page.getByRole('button', { name: /^Autres actions pour / })
     const dialog = page.getByRole('dialog', { name: 'Export Excel' })
     const managerFile = dialog.getByRole('button', { name: 'Fichier Manager' })
     // The first campaign with rights pending a manager: its Fichier Manager button is enabled.
     let opener: Locator | null = null
     for (let index = 0; index < (await openers.count()) && !opener; index++) {
       await openers.nth(index).click()
+      await page.getByRole('menuitem', { name: 'Export Excel' }).click()
       await dialog.waitFor()
       if (await managerFile.isEnabled()) opener = openers.nth(index)
       else {

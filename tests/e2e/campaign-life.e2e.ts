@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
 import { launchBrowser, newContext, signIn } from './support/browser'
+import { chooseRowAction } from './support/menu'
 
 // Issue 6's "done when": one campaign through its whole life in the browser, each step by the person who does it in
 // real life: created and imported into by the admin, started, decided by the holder, her manager and the BPO Métier,
@@ -55,8 +56,11 @@ async function decide(page: Page, button: string, row: string, comment?: string)
   await dialog.waitFor({ state: 'detached' })
 }
 
+/** A lifecycle step, confirmed: the row's button, or its menu's item for Archiver (a closed campaign shows its report). */
 async function lifecycle(page: Page, action: string) {
-  await page.getByRole('row').filter({ hasText: CAMPAIGN }).getByRole('button', { name: `${action} ${CAMPAIGN}` }).click()
+  const row = page.getByRole('row').filter({ hasText: CAMPAIGN })
+  if (action === 'Archiver') await chooseRowAction(page, row, CAMPAIGN, action)
+  else await row.getByRole('button', { name: `${action} ${CAMPAIGN}` }).click()
   const dialog = page.getByRole('dialog', { name: `${action} la campagne` })
   await dialog.getByRole('button', { name: action, exact: true }).click()
   await dialog.waitFor({ state: 'detached' })
@@ -83,8 +87,8 @@ describe('a campaign’s whole life in the browser', () => {
     await adminPage.getByRole('button', { name: 'Nouvelle campagne' }).click()
     const form = adminPage.getByRole('dialog', { name: 'Nouvelle campagne' })
     await form.getByLabel('Nom').fill(CAMPAIGN)
-    await form.getByLabel('Date de début').fill('2026-11-01')
-    await form.getByLabel('Date de fin').fill('2026-12-31')
+    await form.getByRole('textbox', { name: 'Date de début', exact: true }).fill('2026-11-01')
+    await form.getByRole('textbox', { name: 'Date de fin', exact: true }).fill('2026-12-31')
     await form.getByLabel('Application').selectOption({ label: APPLICATION })
     await form.getByRole('button', { name: 'Créer la campagne' }).click()
     await form.waitFor({ state: 'detached' })
@@ -124,7 +128,7 @@ describe('a campaign’s whole life in the browser', () => {
     await decide(bpo, 'Valider', `${APPLICATION} — ${ROLES.chain} (Julie Martin)`)
 
     // Exported: one right per file, each read back.
-    await row.getByRole('button', { name: `Export Excel de ${CAMPAIGN}` }).click()
+    await chooseRowAction(adminPage, row, CAMPAIGN, 'Export Excel')
     const exportDialog = adminPage.getByRole('dialog', { name: 'Export Excel' })
     // Opening the dialog refreshes its counts, which the decisions just changed.
     for (const stage of ['manager', 'bpo_metier', 'bpo_groupe']) {

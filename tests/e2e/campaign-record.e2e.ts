@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
 import { launchBrowser, newContext, signIn } from './support/browser'
+import { chooseRowAction } from './support/menu'
 
 // Issue 14's reproduction, as a new administrator would play it: a campaign over every application and every account
 // type, started while closed campaigns sit in the list. Each closed one keeps its figures and its files.
@@ -135,7 +136,7 @@ async function download(page: Page, click: () => Promise<void>): Promise<Workboo
 /** Everything a closed campaign offers for download: the Excel dialog's counts and enabled files, and its Rapport de campagne. */
 async function filesOf(page: Page, name: string) {
   const row = rowOf(page, name)
-  await row.getByRole('button', { name: `Export Excel de ${name}` }).click()
+  await chooseRowAction(page, row, name, 'Export Excel')
   const dialog = page.getByRole('dialog', { name: 'Export Excel' })
   await dialog.waitFor()
   const counts: Record<string, string> = {}
@@ -182,8 +183,8 @@ it('leaves the closed campaigns with their figures and identical files when an a
   await page.getByRole('button', { name: 'Nouvelle campagne' }).click()
   const form = page.getByRole('dialog', { name: 'Nouvelle campagne' })
   await form.getByLabel('Nom').fill(CAMPAIGN)
-  await form.getByLabel('Date de début').fill(format(today, 'yyyy-MM-dd'))
-  await form.getByLabel('Date de fin').fill(format(addMonths(today, 1), 'yyyy-MM-dd'))
+  await form.getByRole('textbox', { name: 'Date de début', exact: true }).fill(format(today, 'yyyy-MM-dd'))
+  await form.getByRole('textbox', { name: 'Date de fin', exact: true }).fill(format(addMonths(today, 1), 'yyyy-MM-dd'))
   await form.getByLabel('Application').selectOption({ label: 'Toutes les applications' })
   await form.getByLabel('Type de compte').selectOption({ label: 'Tous les types' })
   await form.getByRole('button', { name: 'Créer la campagne' }).click()

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { launchBrowser, menuItems, newContext, signIn } from './support/browser'
 import { signedInClient } from './support/api'
+import { chooseRowAction } from './support/menu'
 
 // This journey works on its own application, with its own two holders (no manager, so nobody else's queue changes):
 // the campaign it starts attaches only those two rights, whatever the other journeys do on the shared backend.
@@ -60,8 +61,10 @@ afterEach(async () => {
 
 const campaignRow = () => page.getByRole('row').filter({ hasText: CAMPAIGN })
 
+/** A lifecycle step, confirmed: the row's button, or its menu's item for Archiver (a closed campaign shows its report). */
 async function confirm(action: string) {
-  await campaignRow().getByRole('button', { name: `${action} ${CAMPAIGN}` }).click()
+  if (action === 'Archiver') await chooseRowAction(page, campaignRow(), CAMPAIGN, action)
+  else await campaignRow().getByRole('button', { name: `${action} ${CAMPAIGN}` }).click()
   const dialog = page.getByRole('dialog', { name: `${action} la campagne` })
   await dialog.getByRole('button', { name: action, exact: true }).click()
   await dialog.waitFor({ state: 'detached' })
@@ -77,11 +80,11 @@ describe('campaigns', () => {
     await page.getByRole('button', { name: 'Nouvelle campagne' }).click()
     const form = page.getByRole('dialog', { name: 'Nouvelle campagne' })
     await form.getByLabel('Nom').fill(CAMPAIGN)
-    await form.getByLabel('Date de début').fill('2026-12-10')
-    await form.getByLabel('Date de fin').fill('2026-12-01')
+    await form.getByRole('textbox', { name: 'Date de début', exact: true }).fill('2026-12-10')
+    await form.getByRole('textbox', { name: 'Date de fin', exact: true }).fill('2026-12-01')
     await form.getByRole('button', { name: 'Créer la campagne' }).click()
     await form.getByText('La date de fin doit être postérieure ou égale à la date de début.').waitFor()
-    await form.getByLabel('Date de fin').fill('2026-12-31')
+    await form.getByRole('textbox', { name: 'Date de fin', exact: true }).fill('2026-12-31')
     await form.getByLabel('Application').selectOption({ label: APPLICATION })
     await form.getByRole('button', { name: 'Créer la campagne' }).click()
     await form.waitFor({ state: 'detached' })
@@ -90,19 +93,28 @@ describe('campaigns', () => {
     await row.getByText('Brouillon').waitFor()
     await row.getByText(APPLICATION).waitFor()
     await row.getByText('Tous', { exact: true }).waitFor()
-    await row.getByText('10 décembre 2026').waitFor()
-    await row.getByText('31 décembre 2026').waitFor()
-    expect(await row.getByRole('button', { name: `Modifier ${CAMPAIGN}` }).count()).toBe(1)
+    await row.getByText('10/12/2026').waitFor()
+    await row.getByText('31/12/2026').waitFor()
+    expect(await row.getByRole('button', { name: `Démarrer ${CAMPAIGN}` }).count()).toBe(1)
+    await row.getByRole('button', { name: `Autres actions pour ${CAMPAIGN}` }).click()
+    await page.getByRole('menu').waitFor()
+    expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs', 'Modifier', 'Supprimer'])
+    await page.keyboard.press('Escape')
 
     // Démarrer attaches the two rights of the application: 0 % decided, two pending.
     await confirm('Démarrer')
     await row.getByText('Active', { exact: true }).waitFor()
     await row.getByText('2 droits').waitFor()
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
-    expect(await row.getByRole('button', { name: `Modifier ${CAMPAIGN}` }).count()).toBe(0)
+    // Running: Terminer in view, and only the export in the menu.
+    await row.getByRole('button', { name: `Terminer ${CAMPAIGN}` }).waitFor()
+    await row.getByRole('button', { name: `Autres actions pour ${CAMPAIGN}` }).click()
+    await page.getByRole('menu').waitFor()
+    expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs'])
+    await page.keyboard.press('Escape')
 
     // The Excel dialog: 2 pending, nothing further; the manager file downloads and reads back.
-    await row.getByRole('button', { name: `Export Excel de ${CAMPAIGN}` }).click()
+    await chooseRowAction(page, row, CAMPAIGN, 'Export Excel')
     const exportDialog = page.getByRole('dialog', { name: 'Export Excel' })
     expect(await exportDialog.getByTestId('export-count-manager').innerText()).toBe('2')
     expect(await exportDialog.getByTestId('export-count-bpo_metier').innerText()).toBe('0')
@@ -155,6 +167,9 @@ describe('campaigns', () => {
     await confirm('Archiver')
     await row.getByText('Archivée').waitFor()
     expect(await row.getByRole('button', { name: /Démarrer|Terminer|Archiver|Modifier|Supprimer/ }).count()).toBe(0)
+    await row.getByRole('button', { name: `Autres actions pour ${CAMPAIGN}` }).click()
+    await page.getByRole('menu').waitFor()
+    expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs'])
   })
 
   it('creates then deletes a draft after the irreversible-deletion confirmation', async () => {
@@ -164,13 +179,13 @@ describe('campaigns', () => {
     await page.getByRole('button', { name: 'Nouvelle campagne' }).click()
     const form = page.getByRole('dialog', { name: 'Nouvelle campagne' })
     await form.getByLabel('Nom').fill(name)
-    await form.getByLabel('Date de début').fill('2027-01-01')
-    await form.getByLabel('Date de fin').fill('2027-01-31')
+    await form.getByRole('textbox', { name: 'Date de début', exact: true }).fill('2027-01-01')
+    await form.getByRole('textbox', { name: 'Date de fin', exact: true }).fill('2027-01-31')
     await form.getByLabel('Application').selectOption({ label: APPLICATION })
     await form.getByRole('button', { name: 'Créer la campagne' }).click()
     await form.waitFor({ state: 'detached' })
     const row = page.getByRole('row').filter({ hasText: name })
-    await row.getByRole('button', { name: `Supprimer ${name}` }).click()
+    await chooseRowAction(page, row, name, 'Supprimer')
     const dialog = page.getByRole('dialog', { name: 'Supprimer la campagne' })
     await dialog.getByText(/irréversible et supprime également les droits associés/).waitFor()
     await dialog.getByRole('button', { name: 'Supprimer', exact: true }).click()

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { format, subDays } from 'date-fns'
+import { format, subMonths } from 'date-fns'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser, newContext, signIn } from './support/browser'
 import { signedInClient } from './support/api'
@@ -38,13 +38,14 @@ describe('RSSI views', () => {
     const all = await api.rpc('rssi_dashboard', {})
     expect(all.error).toBeNull()
     const expected = all.data as unknown as DashboardJson
-    // Reviews are activity figures: they count within the window, by default the last 30 days.
+    // Completed reviews are activity figures: they count within the window, by default Mois (the last month).
     const today = new Date()
-    const windowed = await api.rpc('rssi_dashboard', { p_from: format(subDays(today, 30), 'yyyy-MM-dd'), p_to: format(today, 'yyyy-MM-dd') })
+    const windowed = await api.rpc('rssi_dashboard', { p_from: format(subMonths(today, 1), 'yyyy-MM-dd'), p_to: format(today, 'yyyy-MM-dd') })
     const expectedReviews = (windowed.data as unknown as DashboardJson).counters
 
     await signIn(page, 'rssi@example.com')
     await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor()
+    expect(await page.getByRole('group', { name: 'Période' }).getByRole('button', { name: 'Mois' }).getAttribute('aria-pressed')).toBe('true')
     await counter('Taux de conformité').getByText(rateText(expected.counters.validation_rate), { exact: true }).waitFor()
     expect(await counter('Comptes à risque').innerText()).toBe(String(expected.counters.at_risk_rights))
     expect(await counter('Revues en cours').innerText()).toBe(String(expectedReviews.reviews_in_progress))

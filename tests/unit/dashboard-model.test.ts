@@ -20,16 +20,16 @@ describe('periodWindow (SPEC §9)', () => {
     expect(periodWindow('trimestre', TODAY)).toEqual({ from: '2026-08-21', to: '2026-11-21' })
   })
 
-  it('defaults to the last 30 days', () => {
-    expect(periodWindow('personnalisee', TODAY)).toEqual({ from: '2026-10-22', to: '2026-11-21' })
+  it('opens on Mois, a button whose window the date line shows; a custom range starts from the last 30 days', () => {
     expect(defaultFilters(TODAY)).toEqual({
       search: '',
       applicationId: '',
       accountType: '',
-      from: '2026-10-22',
+      from: '2026-10-21',
       to: '2026-11-21',
-      period: 'personnalisee',
+      period: 'mois',
     })
+    expect(periodWindow('personnalisee', TODAY)).toEqual({ from: '2026-10-22', to: '2026-11-21' })
   })
 
   it('handles month ends (31 May minus one month is 30 April)', () => {
@@ -63,7 +63,7 @@ describe('dashboard filters', () => {
       p_search: undefined,
       p_application_id: undefined,
       p_account_type: undefined,
-      p_from: '2026-10-22',
+      p_from: '2026-10-21',
       p_to: '2026-11-21',
     })
     expect(dashboardArgs({ ...defaultFilters(TODAY), search: '  sap ', accountType: 'privileged' })).toMatchObject({

@@ -1,8 +1,9 @@
 import { Menu, X } from 'lucide-react'
+import { isAdministrator } from '@/auth/roles'
 import type { AppUser } from '@/auth/types'
 import { appPage, canOpen } from '../app-pages'
 import { Logo } from './Logo'
-import { NotificationsLink } from './NotificationsLink'
+import { AdminNotificationsLink, NotificationsLink } from './NotificationsLink'
 import { UserMenu } from './UserMenu'
 
 interface AppHeaderProps {
@@ -31,8 +32,8 @@ export function AppHeader({ user, mobileMenuOpen, mobileMenuId, onToggleMobileMe
           <Logo to="/app/dashboard" />
         </div>
         <div className="flex items-center gap-2">
-          {/* Only reviewers have a queue to be notified about. */}
-          {canOpen(user.role, appPage('reviews')) && <NotificationsLink />}
+          {/* Reviewers are told about their queue; admin and rssi, who decide nothing, about campaigns left running. */}
+          {canOpen(user.role, appPage('reviews')) ? <NotificationsLink /> : isAdministrator(user) && <AdminNotificationsLink />}
           <UserMenu user={user} onLogout={onLogout} />
         </div>
       </div>

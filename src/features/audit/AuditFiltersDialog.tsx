@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
+import { DateInput } from '@/components/ui/DateInput'
 import { Dialog } from '@/components/ui/Dialog'
 import { TextInput } from '@/components/ui/TextInput'
 import { ActionOptions, FilterSelect, UserOptions } from './AuditFilterFields'
@@ -41,8 +42,8 @@ export function AuditFiltersDialog({ initial, options, onApply, onClose }: Audit
           <ActionOptions options={options} />
         </FilterSelect>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextInput label="Date de début" type="date" value={draft.from} onChange={(event) => setDraft({ ...draft, from: event.target.value })} />
-          <TextInput label="Date de fin" type="date" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
+          <DateInput label="Date de début" value={draft.from} onChange={(from) => setDraft({ ...draft, from })} />
+          <DateInput label="Date de fin" value={draft.to} onChange={(to) => setDraft({ ...draft, to })} />
         </div>
       </div>
     </Dialog>

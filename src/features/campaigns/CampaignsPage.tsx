@@ -4,14 +4,29 @@ import { Card } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
-import { totalText } from '@/lib/paging'
+import { Pager } from '@/components/ui/Pager'
+import { SearchField } from '@/components/ui/SearchField'
+import { SortableHeaderCell, TableHeaderCell } from '@/components/ui/Table'
+import type { CampaignSort } from './api'
 import { CampaignDialogs } from './CampaignDialogs'
 import { CampaignsTable } from './CampaignsTable'
 import { useCampaignsPageState, useLinkedRowScroll } from './useCampaignsPageState'
 
+/** The columns; all but Progression and Actions sort the list on themselves. */
+const COLUMNS: [CampaignSort | null, string][] = [
+  ['name', 'Nom'],
+  ['application', 'Application'],
+  ['account_type', 'Type de compte'],
+  // Start above end; the column sorts on the start.
+  ['start_date', 'Période'],
+  ['status', 'Statut'],
+  [null, 'Progression'],
+  [null, 'Actions'],
+]
+
 export function CampaignsPage({ title }: { title: string }) {
   const state = useCampaignsPageState()
-  const { admin, campaigns, open } = state
+  const { admin, campaigns, list, open } = state
   const listRef = useLinkedRowScroll(state.linkedId, state.linkedShown)
 
   return (
@@ -33,7 +48,7 @@ export function CampaignsPage({ title }: { title: string }) {
         }
       />
       {state.linkMissing && <ErrorBox message="La campagne demandée est introuvable : elle a peut-être été supprimée." className="mb-4" />}
-      {campaigns.data && <p className="mb-2 text-sm text-gray-600">{totalText(campaigns.data.length, 'campagne', 'campagnes')}</p>}
+      <SearchField label="Rechercher une campagne" help="Nom ou description" value={list.searchText} onChange={list.setSearchText} className="mb-4 max-w-md" />
       <Card>
         <div ref={listRef}>
           {campaigns.isPending ? (
@@ -42,7 +57,19 @@ export function CampaignsPage({ title }: { title: string }) {
             <ErrorBox message={campaigns.error.message} className="m-4" />
           ) : (
             <CampaignsTable
-              campaigns={campaigns.data}
+              campaigns={campaigns.data.rows}
+              emptyMessage={list.request.search.trim() ? 'Aucune campagne ne correspond à la recherche.' : 'Aucune campagne.'}
+              header={
+                <tr>
+                  {COLUMNS.map(([column, label]) =>
+                    column ? (
+                      <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
+                    ) : (
+                      <TableHeaderCell key={label}>{label}</TableHeaderCell>
+                    ),
+                  )}
+                </tr>
+              }
               admin={admin}
               linkedId={state.linkedId}
               onExport={state.openExport}
@@ -52,6 +79,15 @@ export function CampaignsPage({ title }: { title: string }) {
             />
           )}
         </div>
+        <Pager
+          page={list.request.page}
+          size={list.request.size}
+          total={campaigns.data?.total}
+          singular="campagne"
+          several="campagnes"
+          onPage={list.setPage}
+          onSize={list.setSize}
+        />
       </Card>
       <CampaignDialogs state={state} />
     </>

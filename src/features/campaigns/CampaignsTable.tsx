@@ -1,11 +1,15 @@
-import { FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Archive, FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
+import { Menu, type MenuItem } from '@/components/ui/Menu'
 import { ProgressBar } from '@/components/ui/ProgressBar'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { formatDate } from '@/lib/dates'
+import { frenchDateText } from '@/components/ui/DateInput'
+import { Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
+import { cn } from '@/lib/cn'
 import { countText } from '@/lib/plural'
 import { EvidenceButton } from './EvidenceButton'
+import { useReviewersMenuItem } from './ReassignDialog'
 import { hasEvidencePack } from './evidence-model'
 import {
   accountTypeScopeLabel,
@@ -24,58 +28,73 @@ export interface CampaignActions {
   onDelete: (campaign: Campaign) => void
 }
 
+const icon = 'h-4 w-4'
+
 /**
- * Excel for everyone; the next lifecycle step, Modifier/Supprimer on drafts and the evidence pack of a closed campaign
- * for administrators.
+ * One action in view per row, the one the campaign's state calls for, and the others in a menu: for administrators the
+ * next lifecycle step (Démarrer a draft, Terminer a running campaign), then a closed campaign's evidence pack; for
+ * everyone else the Excel export, their only action.
  */
 function CampaignRowActions({ campaign, admin, onExport, onTransition, onEdit, onDelete }: { campaign: Campaign; admin: boolean } & CampaignActions) {
   const next = nextTransition(campaign.status)
+  const reviewers = useReviewersMenuItem(campaign)
+  const exportButton = (
+    <Button
+      size="sm"
+      variant="outline"
+      leftIcon={<FileSpreadsheet aria-hidden="true" className={icon} />}
+      aria-label={`Export Excel de ${campaign.name}`}
+      onClick={() => onExport(campaign)}
+    >
+      Excel
+    </Button>
+  )
+  if (!admin) return exportButton
+
+  // The evidence pack stays a button in view: it shows its progress and its errors under itself while it is built.
+  const evidence = hasEvidencePack(campaign.status)
+  const primaryTransition = next && next.action !== 'archive' ? next : null
+  const others: MenuItem[] = [{ label: 'Export Excel', icon: <FileSpreadsheet aria-hidden="true" className={icon} />, onSelect: () => onExport(campaign) }]
+  others.push(reviewers.item)
+  if (next?.action === 'archive') others.push({ label: next.label, icon: <Archive aria-hidden="true" className={icon} />, onSelect: () => onTransition(campaign) })
+  if (isEditable(campaign)) {
+    others.push(
+      { label: 'Modifier', icon: <Pencil aria-hidden="true" className={icon} />, onSelect: () => onEdit(campaign) },
+      { label: 'Supprimer', icon: <Trash2 aria-hidden="true" className={icon} />, danger: true, onSelect: () => onDelete(campaign) },
+    )
+  }
+
   return (
-    <div className="flex flex-wrap gap-1">
-      <Button
-        size="sm"
-        variant="outline"
-        leftIcon={<FileSpreadsheet aria-hidden="true" className="h-4 w-4" />}
-        aria-label={`Export Excel de ${campaign.name}`}
-        onClick={() => onExport(campaign)}
-      >
-        Excel
-      </Button>
-      {admin && hasEvidencePack(campaign.status) && <EvidenceButton campaign={campaign} />}
-      {admin && next && (
+    <div className="flex items-start gap-2">
+      {primaryTransition ? (
         <Button
           size="sm"
-          variant={next.action === 'start' ? 'success' : next.action === 'complete' ? 'warning' : 'secondary'}
-          aria-label={`${next.label} ${campaign.name}`}
+          variant={primaryTransition.action === 'start' ? 'success' : 'warning'}
+          aria-label={`${primaryTransition.label} ${campaign.name}`}
           onClick={() => onTransition(campaign)}
         >
-          {next.label}
+          {primaryTransition.label}
         </Button>
+      ) : (
+        evidence && <EvidenceButton campaign={campaign} />
       )}
-      {admin && isEditable(campaign) && (
-        <>
-          <Button
-            size="sm"
-            variant="ghost"
-            leftIcon={<Pencil aria-hidden="true" className="h-4 w-4" />}
-            aria-label={`Modifier ${campaign.name}`}
-            onClick={() => onEdit(campaign)}
-          >
-            Modifier
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            className="text-red-700"
-            leftIcon={<Trash2 aria-hidden="true" className="h-4 w-4" />}
-            aria-label={`Supprimer ${campaign.name}`}
-            onClick={() => onDelete(campaign)}
-          >
-            Supprimer
-          </Button>
-        </>
-      )}
+      <Menu label={`Autres actions pour ${campaign.name}`} items={others} />
+      {reviewers.dialog}
     </div>
+  )
+}
+
+// Below the md breakpoint each row is a card: the cells stack, each led by its column's name. Above it, cells are a
+// little narrower than the shared table's so that the eight columns fit beside the menu at 1440 px.
+const cell = 'px-3 py-3 text-gray-800 max-md:px-0'
+const cardCell =
+  'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]'
+
+function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <td data-label={label} className={cn(cell, cardCell, className)}>
+      {children}
+    </td>
   )
 }
 
@@ -84,50 +103,62 @@ interface CampaignsTableProps extends CampaignActions {
   admin: boolean
   /** The campaign a link points to: its row is highlighted. */
   linkedId: string | null
+  /** The header row, whose cells sort the list. */
+  header: ReactNode
+  emptyMessage: string
 }
 
-export function CampaignsTable({ campaigns, admin, linkedId, ...actions }: CampaignsTableProps) {
+export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessage, ...actions }: CampaignsTableProps) {
   return (
-    <Table caption="Campagnes">
-      <TableHead>
-        <tr>
-          <TableHeaderCell>Nom</TableHeaderCell>
-          <TableHeaderCell>Application</TableHeaderCell>
-          <TableHeaderCell>Type de compte</TableHeaderCell>
-          <TableHeaderCell>Début</TableHeaderCell>
-          <TableHeaderCell>Fin</TableHeaderCell>
-          <TableHeaderCell>Statut</TableHeaderCell>
-          <TableHeaderCell>Progression</TableHeaderCell>
-          <TableHeaderCell>Actions</TableHeaderCell>
-        </tr>
-      </TableHead>
-      <TableBody>
-        {campaigns.length === 0 && <TableEmptyRow colSpan={8} message="Aucune campagne." />}
+    <Table caption="Campagnes" className="max-md:block">
+      <TableHead className="max-md:sr-only">{header}</TableHead>
+      <TableBody className="max-md:block max-md:space-y-3 max-md:divide-y-0 max-md:bg-gray-50 max-md:p-3">
+        {campaigns.length === 0 && <TableEmptyRow colSpan={7} message={emptyMessage} />}
         {campaigns.map((campaign) => (
           <TableRow
             key={campaign.id}
             data-campaign-id={campaign.id}
             aria-current={campaign.id === linkedId ? 'true' : undefined}
-            className={campaign.id === linkedId ? 'bg-primary-50' : undefined}
+            className={cn(
+              'max-md:block max-md:rounded-lg max-md:border max-md:border-gray-200 max-md:bg-white max-md:px-4 max-md:py-3',
+              campaign.id === linkedId && 'bg-primary-50 max-md:bg-primary-50',
+            )}
           >
-            <TableCell>
+            <td className={cn(cell, 'min-w-52 max-w-64 max-md:block max-md:max-w-none max-md:pb-2 max-md:pt-0')}>
               <p className="font-medium text-gray-900">{campaign.name}</p>
-              {campaign.description && <p className="text-xs text-gray-500">{campaign.description}</p>}
-            </TableCell>
-            <TableCell>{applicationScopeLabel(campaign)}</TableCell>
-            <TableCell>{accountTypeScopeLabel(campaign)}</TableCell>
-            <TableCell className="whitespace-nowrap">{formatDate(campaign.startDate)}</TableCell>
-            <TableCell className="whitespace-nowrap">{formatDate(campaign.endDate)}</TableCell>
-            <TableCell>
+              {campaign.description && (
+                <p className="line-clamp-1 text-xs text-gray-500" title={campaign.description}>
+                  {campaign.description}
+                </p>
+              )}
+            </td>
+            <Cell label="Application" className="min-w-32">
+              {applicationScopeLabel(campaign)}
+            </Cell>
+            <Cell label="Type de compte">{accountTypeScopeLabel(campaign)}</Cell>
+            {/* Start and end stacked in one column, as jj/mm/aaaa: two columns of long French dates pushed the actions off the row. */}
+            <Cell label="Période" className="whitespace-nowrap">
+              <span className="flex flex-col max-md:items-end">
+                <span>
+                  <span className="sr-only">Début : </span>
+                  {frenchDateText(campaign.startDate)}
+                </span>
+                <span className="text-gray-500">
+                  <span className="sr-only">Fin : </span>
+                  {frenchDateText(campaign.endDate)}
+                </span>
+              </span>
+            </Cell>
+            <Cell label="Statut" className="whitespace-nowrap">
               <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusText(campaign.status)}</Badge>
-            </TableCell>
-            <TableCell className="min-w-[140px]">
+            </Cell>
+            <td className={cn(cell, 'min-w-24 max-md:block max-md:py-2')}>
               <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
               <p className="mt-1 text-xs text-gray-500">{countText(campaign.rightsCount, 'droit', 'droits')}</p>
-            </TableCell>
-            <TableCell>
+            </td>
+            <td className={cn(cell, 'whitespace-nowrap max-md:block max-md:pb-0 max-md:pt-2')}>
               <CampaignRowActions campaign={campaign} admin={admin} {...actions} />
-            </TableCell>
+            </td>
           </TableRow>
         ))}
       </TableBody>

@@ -1,14 +1,17 @@
 /** The only file of the campaigns feature that calls Supabase. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createClient } from '@supabase/supabase-js'
 import { throwApiError } from '@/lib/api-error'
 import { uuidSlices, withinSlice, type UuidSlice } from '@/lib/keyset'
-import { readAllPages } from '@/lib/paging'
-import { getSupabase } from '@/lib/supabase'
+import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { getSupabase, getSupabaseConfig, type AppSupabaseClient } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
-import type { Json } from '@/lib/database.types'
-import type { AccountType, CampaignStatus } from '@/lib/labels'
-import type { EvidenceEvent, EvidenceItem, EvidencePack, EvidenceSummary } from './evidence-model'
+import type { Database, Json } from '@/lib/database.types'
+import type { AccountType, CampaignRecurrence, CampaignStatus } from '@/lib/labels'
+import type { EvidenceEvent, EvidenceItem, EvidencePack, EvidenceSignoff, EvidenceSummary } from './evidence-model'
+import type { BurndownDay, RunningCampaign } from './burndown-model'
 import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
+import type { CampaignSignoff, ReassignInput, ReviewerChoice } from './reviewers-model'
 import type { ImportReference, ImportRow, LineReport } from './import/csv-import'
 
 interface CampaignRow {
@@ -22,6 +25,10 @@ interface CampaignRow {
   status: string
   created_by: string | null
   created_at: string
+  recurrence: string | null
+  auto_start: boolean | null
+  notifications_enabled: boolean | null
+  reminders_enabled: boolean | null
   application: { name: string } | null
   creator: { first_name: string | null; last_name: string | null; email: string | null } | null
 }
@@ -35,6 +42,35 @@ interface ProgressRow {
   validated_bpo_metier_count: number | null
 }
 
+const CAMPAIGN_SELECT = '*, application:application_id(name), creator:created_by(first_name,last_name,email)'
+
+function toCampaign(row: CampaignRow, figures: ProgressRow | undefined): Campaign {
+  const creator = row.creator ? [row.creator.first_name, row.creator.last_name].filter(Boolean).join(' ') : ''
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? '',
+    applicationId: row.application_id,
+    applicationName: row.application?.name ?? null,
+    accountType: (row.account_type ?? null) as AccountType | null,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    status: row.status as CampaignStatus,
+    createdBy: row.created_by,
+    creatorName: creator || row.creator?.email || null,
+    createdAt: row.created_at,
+    recurrence: (row.recurrence ?? null) as CampaignRecurrence | null,
+    autoStart: row.auto_start ?? false,
+    notificationsEnabled: row.notifications_enabled ?? true,
+    remindersEnabled: row.reminders_enabled ?? true,
+    progress: figures?.progress ?? null,
+    rightsCount: figures?.rights_count ?? 0,
+    pendingCount: figures?.pending_count ?? 0,
+    validatedManagerCount: figures?.validated_manager_count ?? 0,
+    validatedBpoMetierCount: figures?.validated_bpo_metier_count ?? 0,
+  }
+}
+
 /** Every campaign, newest first, with its progress; both reads go past the API's 1000 rows. */
 export async function fetchCampaigns(): Promise<Campaign[]> {
   const supabase = getSupabase()
@@ -42,7 +78,7 @@ export async function fetchCampaigns(): Promise<Campaign[]> {
     readAllPages((from, to) =>
       supabase
         .from('campaigns')
-        .select('*, application:application_id(name), creator:created_by(first_name,last_name,email)')
+        .select(CAMPAIGN_SELECT)
         .order('created_at', { ascending: false })
         .order('id')
         .range(from, to)
@@ -51,29 +87,57 @@ export async function fetchCampaigns(): Promise<Campaign[]> {
     readAllPages<ProgressRow>((from, to) => supabase.from('campaign_progress').select('*').order('campaign_id').range(from, to)),
   ])
   const byCampaign = new Map(progress.map((row) => [row.campaign_id, row]))
-  return campaigns.map((row) => {
-    const figures = byCampaign.get(row.id)
-    const creator = row.creator ? [row.creator.first_name, row.creator.last_name].filter(Boolean).join(' ') : ''
-    return {
-      id: row.id,
-      name: row.name,
-      description: row.description ?? '',
-      applicationId: row.application_id,
-      applicationName: row.application?.name ?? null,
-      accountType: (row.account_type ?? null) as AccountType | null,
-      startDate: row.start_date,
-      endDate: row.end_date,
-      status: row.status as CampaignStatus,
-      createdBy: row.created_by,
-      creatorName: creator || row.creator?.email || null,
-      createdAt: row.created_at,
-      progress: figures?.progress ?? null,
-      rightsCount: figures?.rights_count ?? 0,
-      pendingCount: figures?.pending_count ?? 0,
-      validatedManagerCount: figures?.validated_manager_count ?? 0,
-      validatedBpoMetierCount: figures?.validated_bpo_metier_count ?? 0,
-    }
-  })
+  return campaigns.map((row) => toCampaign(row, byCampaign.get(row.id)))
+}
+
+/** The columns the Campagnes page sorts on, each read as its orders; the id comes last as a tie-breaker. */
+export const CAMPAIGN_SORTS = {
+  name: ['name'],
+  application: ['application(name)'],
+  account_type: ['account_type'],
+  start_date: ['start_date', 'end_date'],
+  // The status enum's order is the lifecycle's: Brouillon, Active, Terminée, Archivée.
+  status: ['status'],
+  created_at: ['created_at'],
+} as const satisfies Record<string, readonly string[]>
+export type CampaignSort = keyof typeof CAMPAIGN_SORTS
+
+/** What a search of the Campagnes page looks in. */
+const CAMPAIGN_SEARCH_COLUMNS = ['name', 'description'] as const
+
+/** The figures of the campaigns of one page, read for those campaigns only. */
+async function progressOf(ids: readonly string[]): Promise<Map<string | null, ProgressRow>> {
+  if (ids.length === 0) return new Map()
+  const { data, error } = await getSupabase().from('campaign_progress').select('*').in('campaign_id', ids)
+  if (error) throwApiError(error)
+  return new Map(((data ?? []) as ProgressRow[]).map((row) => [row.campaign_id, row]))
+}
+
+/** One page of the campaigns, searched and sorted on the server, with how many the search finds in all. */
+export async function fetchCampaignsPage(request: PageRequest<CampaignSort>): Promise<Page<Campaign>> {
+  let query = getSupabase().from('campaigns').select(CAMPAIGN_SELECT, { count: 'exact' })
+  const search = searchFilter(request.search, CAMPAIGN_SEARCH_COLUMNS)
+  if (search) query = query.or(search)
+  for (const column of CAMPAIGN_SORTS[request.sort]) {
+    // A campaign on every application (no application) comes last whichever the direction.
+    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
+  }
+  const { data, error, count } = await query.order('id').range(...pageRange(request)).overrideTypes<CampaignRow[], { merge: false }>()
+  if (error) throwApiError(error)
+  const rows = data ?? []
+  const figures = await progressOf(rows.map((row) => row.id))
+  return { rows: rows.map((row) => toCampaign(row, figures.get(row.id))), total: count ?? 0 }
+}
+
+/** The campaign a link names (?campagne=<id>), wherever it is in the list, or null when there is none with this id. */
+export async function fetchCampaign(id: string): Promise<Campaign | null> {
+  const { data, error } = await getSupabase().from('campaigns').select(CAMPAIGN_SELECT).eq('id', id).overrideTypes<CampaignRow[], { merge: false }>()
+  // A malformed id is a campaign that does not exist, not a failure.
+  if (error?.code === '22P02') return null
+  if (error) throwApiError(error)
+  const row = data?.[0]
+  if (!row) return null
+  return toCampaign(row, (await progressOf([row.id])).get(row.id))
 }
 
 export interface ApplicationOption {
@@ -143,37 +207,71 @@ export async function fetchExportRows(campaignId: string, file: ExportFile, onPr
   return slices.flat()
 }
 
+/** What a Web Worker needs to call the API as the signed-in user, under the same row-level security: never more. */
+export interface ApiAccess {
+  url: string
+  anonKey: string
+  accessToken: string
+}
+
+/** The API's address and key with the signed-in user's current token, for a worker that reads on the user's behalf. */
+export async function currentApiAccess(): Promise<ApiAccess> {
+  const { data } = await getSupabase().auth.getSession()
+  const accessToken = data.session?.access_token
+  if (!accessToken) throw new Error('Votre session a expiré : reconnectez-vous pour télécharger le rapport.')
+  const { url, anonKey } = getSupabaseConfig()
+  return { url, anonKey, accessToken }
+}
+
+/** A client of the API as the user whose token it carries, for a Web Worker (which has no session storage). */
+export function clientFor(access: ApiAccess): AppSupabaseClient {
+  return createClient<Database>(access.url, access.anonKey, { accessToken: async () => access.accessToken })
+}
+
+/** The evidence pack read as it arrives: each page of items is handed over, in its slice, then dropped. */
+export interface EvidenceReader {
+  client?: AppSupabaseClient
+  /** A page of items of slice `slice` (slices are in right id order, and so are the pages within a slice). */
+  onItems(page: EvidenceItem[], slice: number): void
+  onProgress?: (fetched: number) => void
+}
+
+/** How many keyset reads of the items run side by side, each over its own slice of the right ids. */
+export const EVIDENCE_STREAMS = EXPORT_STREAMS
+
 /**
  * A closed campaign's evidence pack: its summary (with the seal for the RSSI), every item with its decisions, keyset-
- * paged on right_id in slices as the exports are, and its audit events, keyset-paged on id.
+ * paged on right_id in slices as the exports are, and its audit events, keyset-paged on id. The items go to
+ * `onItems` page by page, so that a pack of 200,000 items is turned into rows while the next pages are read.
  */
-export async function fetchEvidencePack(campaignId: string, onProgress?: (fetched: number) => void): Promise<EvidencePack> {
-  const supabase = getSupabase()
+export async function readEvidencePack(
+  campaignId: string,
+  { client = getSupabase(), onItems, onProgress }: EvidenceReader,
+): Promise<Omit<EvidencePack, 'items'>> {
   let fetched = 0
   const counted = (rows: number) => {
     fetched += rows
     onProgress?.(fetched)
   }
   // The summary verifies the whole audit chain: it runs beside the item and journal pages rather than before them.
-  const summaryRequest = supabase.rpc('campaign_evidence', { p_campaign_id: campaignId }).then((summary) => {
+  const summaryRequest = client.rpc('campaign_evidence', { p_campaign_id: campaignId }).then((summary) => {
     if (summary.error) throwApiError(summary.error)
     return summary.data as unknown as EvidenceSummary
   })
 
-  const readSlice = async (slice: UuidSlice): Promise<EvidenceItem[]> => {
-    const rows: EvidenceItem[] = []
+  const readSlice = async (slice: UuidSlice, index: number): Promise<void> => {
     let afterId = slice.after
     for (;;) {
-      const { data, error } = await supabase.rpc('campaign_evidence_items', {
+      const { data, error } = await client.rpc('campaign_evidence_items', {
         p_campaign_id: campaignId,
         p_limit: EXPORT_PAGE_SIZE,
         ...(afterId ? { p_after_id: afterId } : {}),
       })
       if (error) throwApiError(error)
       const page = withinSlice((data ?? []) as unknown as EvidenceItem[], (row) => row.right_id, slice, EXPORT_PAGE_SIZE)
-      rows.push(...page.rows)
+      onItems(page.rows, index)
       counted(page.rows.length)
-      if (page.done) return rows
+      if (page.done) return
       afterId = page.rows[page.rows.length - 1]!.right_id
     }
   }
@@ -181,7 +279,7 @@ export async function fetchEvidencePack(campaignId: string, onProgress?: (fetche
     const events: EvidenceEvent[] = []
     for (;;) {
       const last = events[events.length - 1]
-      const { data, error } = await supabase.rpc('campaign_evidence_journal', {
+      const { data, error } = await client.rpc('campaign_evidence_journal', {
         p_campaign_id: campaignId,
         p_limit: EXPORT_PAGE_SIZE,
         ...(last ? { p_after_id: last.id } : {}),
@@ -193,8 +291,24 @@ export async function fetchEvidencePack(campaignId: string, onProgress?: (fetche
       if (page.length < EXPORT_PAGE_SIZE) return events
     }
   }
-  const [summary, slices, events] = await Promise.all([summaryRequest, Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice)), readJournal()])
-  return { summary, items: slices.flat(), events }
+  const signoffsRequest = client.rpc('campaign_signoffs_for_evidence', { p_campaign_id: campaignId }).then((signoffs) => {
+    if (signoffs.error) throwApiError(signoffs.error)
+    return (signoffs.data ?? []) as unknown as EvidenceSignoff[]
+  })
+  const [summary, , events, signoffs] = await Promise.all([
+    summaryRequest,
+    Promise.all(uuidSlices(EVIDENCE_STREAMS).map(readSlice)),
+    readJournal(),
+    signoffsRequest,
+  ])
+  return { summary, events, signoffs }
+}
+
+/** The whole evidence pack at once, items in right id order. */
+export async function fetchEvidencePack(campaignId: string, onProgress?: (fetched: number) => void): Promise<EvidencePack> {
+  const slices: EvidenceItem[][] = uuidSlices(EVIDENCE_STREAMS).map(() => [])
+  const rest = await readEvidencePack(campaignId, { onItems: (page, slice) => slices[slice]!.push(...page), onProgress })
+  return { ...rest, items: slices.flat() }
 }
 
 // ─── Import of rights ───────────────────────────────────────────────────────────────────────────────────────────
@@ -229,6 +343,10 @@ export async function importUserRights(rows: readonly ImportRow[], campaignId: s
 export const campaignKeys = {
   all: ['campaigns'] as const,
   list: () => ['campaigns', 'list'] as const,
+  page: (request: PageRequest<CampaignSort>) => ['campaigns', 'page', request] as const,
+  one: (id: string) => ['campaigns', 'one', id] as const,
+  burndown: (id: string) => ['campaigns', 'burndown', id] as const,
+  running: () => ['campaigns', 'running'] as const,
   applicationOptions: () => ['campaigns', 'application-options'] as const,
   importReference: () => ['campaigns', 'import-reference'] as const,
 }
@@ -238,6 +356,37 @@ export const applicationOptionsQuery = () =>
   queryOptions({ queryKey: campaignKeys.applicationOptions(), queryFn: fetchApplicationOptions, staleTime: 60_000 })
 
 export const useCampaigns = () => useQuery(campaignsQuery())
+// The page read keeps showing while the next one loads, so that paging and typing never blank the table.
+export const useCampaignsPage = (request: PageRequest<CampaignSort>) =>
+  useQuery({ queryKey: campaignKeys.page(request), queryFn: () => fetchCampaignsPage(request), placeholderData: keepPreviousData })
+export const useCampaign = (id: string | null) =>
+  useQuery({ queryKey: campaignKeys.one(id ?? ''), queryFn: () => fetchCampaign(id ?? ''), enabled: id !== null })
+/** The running campaigns, oldest first, whatever page of the list is on screen: those the burndown can draw. */
+export function fetchRunningCampaigns(): Promise<RunningCampaign[]> {
+  return readAllPages((from, to) =>
+    getSupabase()
+      .from('campaigns')
+      .select('id,name,start_date,end_date')
+      .eq('status', 'active')
+      .order('start_date')
+      .order('id')
+      .range(from, to),
+  )
+}
+export const useRunningCampaigns = () => useQuery({ queryKey: campaignKeys.running(), queryFn: fetchRunningCampaigns })
+
+/** A campaign's days, in the browser's time zone: decisions per day, rights still undecided, the steady pace. */
+export async function fetchCampaignBurndown(campaignId: string): Promise<BurndownDay[]> {
+  const { data, error } = await getSupabase().rpc('campaign_burndown', {
+    p_campaign_id: campaignId,
+    p_time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  })
+  if (error) throwApiError(error)
+  // numeric arrives as a string from PostgREST.
+  return ((data ?? []) as unknown as BurndownDay[]).map((row) => ({ ...row, ideal: Number(row.ideal) }))
+}
+export const useCampaignBurndown = (campaignId: string) =>
+  useQuery({ queryKey: campaignKeys.burndown(campaignId), queryFn: () => fetchCampaignBurndown(campaignId) })
 /**
  * Campaigns and their progress follow what others do. Progress is counted over every right
  * of a campaign, so a stream of decisions refreshes it every few seconds rather than on each one.
@@ -282,3 +431,73 @@ export function useDeleteCampaign() {
   const invalidate = useInvalidateCampaigns()
   return useMutation({ mutationFn: (id: string) => deleteCampaign(id), onSuccess: invalidate })
 }
+
+// ─── Reviewers of a campaign: sign-offs, fallback reviewers, reassignment (issue 15) ──────────────────────────────
+
+/** Each reviewer of each stage of a campaign, who signed and who has not; a null reviewer: items without reviewer. */
+export async function fetchCampaignSignoffs(campaignId: string): Promise<CampaignSignoff[]> {
+  const { data, error } = await getSupabase().rpc('campaign_signoffs_for_evidence', { p_campaign_id: campaignId })
+  if (error) throwApiError(error)
+  return (data ?? []) as unknown as CampaignSignoff[]
+}
+
+export async function fetchFallbackReviewers(campaignId: string): Promise<ReviewerChoice[]> {
+  const { data, error } = await getSupabase()
+    .from('campaign_fallback_reviewers')
+    .select('user_id, person:users!campaign_fallback_reviewers_user_id_fkey(first_name, last_name, email)')
+    .eq('campaign_id', campaignId)
+    .order('user_id')
+  if (error) throwApiError(error)
+  return ((data ?? []) as unknown as { user_id: string; person: { first_name: string; last_name: string; email: string } | null }[]).map((row) => ({
+    id: row.user_id,
+    full_name: row.person ? `${row.person.first_name} ${row.person.last_name}` : row.user_id,
+    email: row.person?.email ?? '',
+  }))
+}
+
+/** At most 20 active people matching the search, looked up on the server. */
+export async function searchReviewers(search: string): Promise<ReviewerChoice[]> {
+  if (search.trim().length < 2) return []
+  const { data, error } = await getSupabase().rpc('delegate_candidates', { p_search: search })
+  if (error) throwApiError(error)
+  return (data ?? []) as unknown as ReviewerChoice[]
+}
+
+export async function setFallbackReviewers({ campaignId, userIds }: { campaignId: string; userIds: string[] }): Promise<void> {
+  const { error } = await getSupabase().rpc('set_campaign_fallback_reviewers', { p_campaign_id: campaignId, p_user_ids: userIds })
+  if (error) throwApiError(error)
+}
+
+export async function reassignItems(input: ReassignInput): Promise<void> {
+  const { error } = await getSupabase().rpc('reassign_review_items', {
+    p_campaign_id: input.campaignId,
+    p_from_id: input.fromId,
+    p_to_id: input.toId,
+    p_reason: input.reason,
+    p_ends_on: input.endsOn,
+  })
+  if (error) throwApiError(error)
+}
+
+const reviewerKeys = {
+  all: (campaignId: string) => ['campaigns', 'reviewers', campaignId] as const,
+  signoffs: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'signoffs'] as const,
+  fallback: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'fallback'] as const,
+  search: (search: string) => ['campaigns', 'reviewer-search', search] as const,
+}
+
+export const useCampaignSignoffs = (campaignId: string) =>
+  useQuery({ queryKey: reviewerKeys.signoffs(campaignId), queryFn: () => fetchCampaignSignoffs(campaignId) })
+export const useFallbackReviewers = (campaignId: string) =>
+  useQuery({ queryKey: reviewerKeys.fallback(campaignId), queryFn: () => fetchFallbackReviewers(campaignId) })
+export const useReviewerSearch = (search: string) => useQuery({ queryKey: reviewerKeys.search(search), queryFn: () => searchReviewers(search) })
+
+function useReviewersMutation<T>(campaignId: string, fn: (input: T) => Promise<void>) {
+  const queryClient = useQueryClient()
+  return useMutation<void, Error, T>({
+    mutationFn: fn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewerKeys.all(campaignId) }),
+  })
+}
+export const useSetFallbackReviewers = (campaignId: string) => useReviewersMutation(campaignId, setFallbackReviewers)
+export const useReassignItems = (campaignId: string) => useReviewersMutation(campaignId, reassignItems)

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useCurrentUser } from '@/auth/auth-context'
 import { isAdministrator } from '@/auth/roles'
-import { useCampaigns, useDeleteCampaign, useSetCampaignStatus } from './api'
+import { usePagedList } from '@/lib/use-paged-list'
+import { useCampaign, useCampaignsPage, useDeleteCampaign, useSetCampaignStatus, type CampaignSort } from './api'
 import { CAMPAIGN_LINK_PARAM, isEditable, type Campaign } from './model'
 
 /** The dialog the page shows, if any: one at a time. */
@@ -28,20 +29,27 @@ export function useLinkedRowScroll(linkedId: string | null, linkedShown: boolean
   return listRef
 }
 
-/** The campaigns page's data, its open dialog and the campaign a link (?campagne=<id>) points to. */
+/**
+ * The campaigns page's data, one page of the list searched and sorted on the server, its open dialog and the campaign a
+ * link (?campagne=<id>) points to, read on its own since it may be on any page.
+ */
 export function useCampaignsPageState() {
   const admin = isAdministrator(useCurrentUser())
-  const campaigns = useCampaigns()
+  // Newest first, as the list has always opened.
+  const list = usePagedList<CampaignSort>({ sort: 'created_at', direction: 'desc' })
+  const campaigns = useCampaignsPage(list.request)
   const setStatus = useSetCampaignStatus()
   const remove = useDeleteCampaign()
   const [chosen, setChosen] = useState<CampaignsDialog>(null)
   const [formKey, setFormKey] = useState(0)
   const [searchParams] = useSearchParams()
   const linkedId = searchParams.get(CAMPAIGN_LINK_PARAM)
+  const linkedCampaign = useCampaign(linkedId)
   // The linked campaign's dialog opens once; closing it leaves the row highlighted and the link as it was.
   const [dismissedLink, setDismissedLink] = useState<string | null>(null)
-  const linked = linkedId ? (campaigns.data?.find((campaign) => campaign.id === linkedId) ?? null) : null
+  const linked = linkedId ? (linkedCampaign.data ?? null) : null
   const dialog = chosen ?? (linked && linkedId !== dismissedLink ? linkedDialog(linked, admin) : null)
+  const rows = campaigns.data?.rows
 
   const close = () => {
     setStatus.reset()
@@ -56,24 +64,27 @@ export function useCampaignsPageState() {
   const openExport = (campaign: Campaign) => {
     // The counts decide which files can be exported: take them as they are now.
     void campaigns.refetch()
+    if (campaign.id === linkedId) void linkedCampaign.refetch()
     setChosen({ kind: 'export', campaign })
   }
 
   return {
     admin,
+    list,
     campaigns,
     setStatus,
     remove,
     dialog,
     formKey,
     linkedId,
-    linkedShown: linked !== null,
-    linkMissing: linkedId !== null && campaigns.data !== undefined && linked === null,
+    linkedShown: rows?.some((campaign) => campaign.id === linkedId) ?? false,
+    linkMissing: linkedId !== null && linkedCampaign.data === null,
     open: setChosen,
     openForm,
     openExport,
     close,
-    // A dialog shows the campaign as the list has it now, so that live changes reach its counts.
-    current: (campaign: Campaign) => campaigns.data?.find((candidate) => candidate.id === campaign.id) ?? campaign,
+    // A dialog shows the campaign as the list (or the link's own read) has it now, so that live changes reach its counts.
+    current: (campaign: Campaign) =>
+      rows?.find((candidate) => candidate.id === campaign.id) ?? (linkedCampaign.data?.id === campaign.id ? linkedCampaign.data : campaign),
   }
 }

@@ -22,6 +22,13 @@ import {
   type RssiDashboard,
   type TeamSummary,
 } from './model'
+import type { RssiTrends } from './components/charts/model'
+
+/** rpc('admin_alerts'). */
+export interface AdminAlerts {
+  /** Campaigns still active past their end date. */
+  overdue_campaigns: number
+}
 
 /** How many of the rights awaiting the manager the dashboard lists; Mes revues has them all. */
 export const DASHBOARD_AWAITING_ROWS = 10
@@ -106,12 +113,26 @@ export function fetchApplicationSummaries(): Promise<ApplicationSummary[]> {
   )
 }
 
+/** What waits for an administrator or the security officer: the header's bell for them. */
+export async function fetchAdminAlerts(): Promise<AdminAlerts> {
+  const { data, error } = await getSupabase().rpc('admin_alerts')
+  if (error) throwApiError(error)
+  return { overdue_campaigns: Number(firstRow<AdminAlerts>(data)?.overdue_campaigns ?? 0) }
+}
+
 // ---------------------------------------------------------------- RSSI
 
 export async function fetchRssiDashboard(filters: DashboardFilters): Promise<RssiDashboard> {
   const { data, error } = await getSupabase().rpc('rssi_dashboard', dashboardArgs(filters))
   if (error) throwApiError(error)
   return data as unknown as RssiDashboard
+}
+
+/** The RSSI dashboard's trends: one point per started campaign and the running campaigns per stage. */
+export async function fetchRssiTrends(): Promise<RssiTrends> {
+  const { data, error } = await getSupabase().rpc('rssi_trends')
+  if (error) throwApiError(error)
+  return data as unknown as RssiTrends
 }
 
 /** Every filtered right, page after page (keyset on id), so the file is never cut at the API's 1000 rows. */
@@ -151,6 +172,8 @@ export const dashboardKeys = {
   adminApplications: () => ['dashboard', 'admin', 'applications'] as const,
   rssi: ['dashboard', 'rssi'] as const,
   rssiFigures: (filters: DashboardFilters) => ['dashboard', 'rssi', filters] as const,
+  rssiTrends: () => ['dashboard', 'rssi', 'trends'] as const,
+  alerts: () => ['dashboard', 'alerts'] as const,
 }
 
 export const rightsSummaryQuery = () => queryOptions({ queryKey: dashboardKeys.rightsSummary(), queryFn: fetchRightsSummary })
@@ -163,6 +186,7 @@ export const directoryUsersQuery = () => queryOptions({ queryKey: dashboardKeys.
 export const applicationSummariesQuery = () => queryOptions({ queryKey: dashboardKeys.adminApplications(), queryFn: fetchApplicationSummaries })
 export const rssiDashboardQuery = (filters: DashboardFilters) =>
   queryOptions({ queryKey: dashboardKeys.rssiFigures(filters), queryFn: () => fetchRssiDashboard(filters) })
+export const rssiTrendsQuery = () => queryOptions({ queryKey: dashboardKeys.rssiTrends(), queryFn: fetchRssiTrends })
 
 /**
  * Asks for the RSSI's first figures (default filters) before the dashboard's code has arrived, so that the landing
@@ -176,6 +200,11 @@ export const useReviewQueueSummary = () => useQuery(reviewQueueSummaryQuery())
 export const useTeamSummary = () => useQuery(teamSummaryQuery())
 export const useAwaitingRights = () => useQuery(awaitingRightsQuery())
 export const useAdminCounters = () => useQuery(adminCountersQuery())
+/** The bell's alerts, followed live: a campaign completed or started elsewhere changes them. */
+export function useAdminAlerts() {
+  useLiveInvalidation(['campaigns'], dashboardKeys.alerts(), AGGREGATE_TIMING)
+  return useQuery({ queryKey: dashboardKeys.alerts(), queryFn: fetchAdminAlerts })
+}
 export const useDirectoryUsers = () => useQuery(directoryUsersQuery())
 export const useApplicationSummaries = () => useQuery(applicationSummariesQuery())
 

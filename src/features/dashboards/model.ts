@@ -143,6 +143,9 @@ export interface ApplicationChoice {
  */
 export const VALIDATION_RATE_BASIS = 'droits validés / tous les droits'
 
+/** What Comptes à risque counts (SPEC §9), said under the figure. */
+export const AT_RISK_BASIS = 'droits jamais utilisés ou inutilisés depuis plus de 90 jours'
+
 export interface DashboardCounters {
   total_rights: number
   validated_rights: number
@@ -224,8 +227,14 @@ export const PERIOD_BUTTONS: readonly { period: Exclude<Period, 'personnalisee'>
   { period: 'trimestre', label: 'Trimestre' },
 ]
 
-/** SPEC §9: default date range, the last 30 days. */
+/** SPEC §9: default date range, the last 30 days: what a custom range starts from. */
 export const DEFAULT_WINDOW_DAYS = 30
+
+/**
+ * The period the dashboard opens on: Mois, SPEC's default of about 30 days, so that a button shows what the figures
+ * cover from the start.
+ */
+export const DEFAULT_PERIOD = 'mois' satisfies Period
 
 export interface DashboardFilters {
   search: string
@@ -253,7 +262,15 @@ export function periodWindow(period: Period, today: Date = new Date()): { from: 
 }
 
 export function defaultFilters(today: Date = new Date()): DashboardFilters {
-  return { search: '', applicationId: '', accountType: '', ...periodWindow('personnalisee', today), period: 'personnalisee' }
+  return { search: '', applicationId: '', accountType: '', ...periodWindow(DEFAULT_PERIOD, today), period: DEFAULT_PERIOD }
+}
+
+/** The date line beside the period buttons: « Du 24 octobre 2026 au 24 novembre 2026 », the window the figures cover. */
+export function periodText(filters: Pick<DashboardFilters, 'from' | 'to'>): string {
+  if (filters.from === '' && filters.to === '') return 'Depuis toujours'
+  if (filters.from === '') return `Jusqu’au ${formatDate(filters.to)}`
+  if (filters.to === '') return `Depuis le ${formatDate(filters.from)}`
+  return `Du ${formatDate(filters.from)} au ${formatDate(filters.to)}`
 }
 
 export function withPeriod(filters: DashboardFilters, period: Period, today: Date = new Date()): DashboardFilters {

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
@@ -13,6 +13,8 @@ const stubs = vi.hoisted(() => ({
   setStatus: vi.fn(),
   remove: vi.fn(),
   exportRows: vi.fn(),
+  pageRequests: [] as unknown[],
+  total: null as number | null,
 }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({
@@ -39,6 +41,10 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,
+    recurrence: null,
+    autoStart: false,
+    notificationsEnabled: true,
+    remindersEnabled: true,
     ...overrides,
   }
 }
@@ -52,6 +58,14 @@ const CAMPAIGNS: Campaign[] = [
 
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
+  useCampaignsPage: (request: unknown) => {
+    stubs.pageRequests.push(request)
+    return useQuery({ queryKey: ['campaigns', 'page', request], queryFn: async () => ({ rows: CAMPAIGNS, total: stubs.total ?? CAMPAIGNS.length }) })
+  },
+  useCampaign: (id: string | null) =>
+    useQuery({ queryKey: ['campaigns', 'one', id], queryFn: async () => CAMPAIGNS.find((c) => c.id === id) ?? null, enabled: id !== null }),
+  // The burndown chart is tested on its own; here it stays loading.
+  useCampaignBurndown: (id: string) => useQuery({ queryKey: ['campaigns', 'burndown', id], queryFn: () => new Promise<never>(() => {}) }),
   useApplicationOptions: () => ({ data: [{ id: 'app-1', name: 'SAP Finance' }], error: null }),
   useSaveCampaign: () =>
     useMutation({ mutationFn: (variables: { id?: string; payload: CampaignPayload }) => stubs.save(variables) as Promise<void> }),
@@ -83,12 +97,14 @@ beforeEach(() => {
   stubs.setStatus.mockReset().mockResolvedValue(undefined)
   stubs.remove.mockReset().mockResolvedValue(undefined)
   stubs.exportRows.mockReset()
+  stubs.pageRequests.length = 0
+  stubs.total = null
 })
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement
 
 describe('Campaigns table', () => {
-  it("shows 'Toutes', 'Tous', French dates, the status badges and rounded progress", async () => {
+  it("shows 'Toutes', 'Tous', dates as jj/mm/aaaa, the status badges and rounded progress", async () => {
     renderPage('admin')
     await screen.findByText('Brouillon 2027')
     const draft = rowOf('Brouillon 2027')
@@ -98,12 +114,34 @@ describe('Campaigns table', () => {
     const active = rowOf('Revue T4')
     expect(within(active).getByText('Toutes')).toBeInTheDocument()
     expect(within(active).getByText('Tous')).toBeInTheDocument()
-    expect(within(active).getByText('01 novembre 2026')).toBeInTheDocument()
-    expect(within(active).getByText('15 décembre 2026')).toBeInTheDocument()
+    expect(within(active).getByText('01/11/2026')).toBeInTheDocument()
+    expect(within(active).getByText('15/12/2026')).toBeInTheDocument()
     expect(within(active).getByText('33%')).toBeInTheDocument()
     expect(within(rowOf('Revue 2025')).getByText('Terminée')).toBeInTheDocument()
     expect(within(rowOf('Revue 2024')).getByText('Archivée')).toBeInTheDocument()
-    expect(screen.getByText('4 campagnes')).toBeInTheDocument()
+    expect(screen.getByText('1–4 sur 4 campagnes')).toBeInTheDocument()
+  })
+
+  it('asks the server for one page, newest first, then searched, sorted by a column and paged, with the total', async () => {
+    stubs.total = 120
+    const user = renderPage('admin')
+    await screen.findByText('Brouillon 2027')
+    const last = () => stubs.pageRequests.at(-1)
+    expect(last()).toEqual({ page: 0, size: 50, sort: 'created_at', direction: 'desc', search: '' })
+    expect(screen.getByText('1–50 sur 120 campagnes')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Page suivante' }))
+    await waitFor(() => expect(last()).toMatchObject({ page: 1 }))
+    expect(await screen.findByText('51–100 sur 120 campagnes')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Nom' }))
+    await waitFor(() => expect(last()).toMatchObject({ page: 0, sort: 'name', direction: 'asc' }))
+    expect(screen.getByRole('columnheader', { name: 'Nom' })).toHaveAttribute('aria-sort', 'ascending')
+    await user.click(screen.getByRole('button', { name: 'Nom' }))
+    await waitFor(() => expect(last()).toMatchObject({ sort: 'name', direction: 'desc' }))
+
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher une campagne' }), 'revue')
+    await waitFor(() => expect(last()).toMatchObject({ search: 'revue', page: 0 }))
   })
 
   it("counts each campaign's rights with the noun agreed: singular for 0 and 1, plural from 2", async () => {
@@ -114,18 +152,36 @@ describe('Campaigns table', () => {
     expect(within(rowOf('Revue T4')).getByText('3 droits')).toBeInTheDocument()
   })
 
-  it('gives admins one lifecycle step per row and Modifier/Supprimer on drafts only', async () => {
-    renderPage('rssi')
+  it('gives admins one action in view per row, the step the campaign calls for, and the others in its menu', async () => {
+    const user = renderPage('rssi')
     await screen.findByText('Brouillon 2027')
     expect(screen.getByRole('button', { name: 'Nouvelle campagne' })).toBeInTheDocument()
-    const draft = rowOf('Brouillon 2027')
-    expect(within(draft).getByRole('button', { name: 'Démarrer Brouillon 2027' })).toBeInTheDocument()
-    expect(within(draft).getByRole('button', { name: 'Modifier Brouillon 2027' })).toBeInTheDocument()
-    expect(within(draft).getByRole('button', { name: 'Supprimer Brouillon 2027' })).toBeInTheDocument()
-    expect(within(rowOf('Revue T4')).getByRole('button', { name: 'Terminer Revue T4' })).toBeInTheDocument()
-    expect(within(rowOf('Revue T4')).queryByRole('button', { name: /Modifier|Supprimer/ })).toBeNull()
-    expect(within(rowOf('Revue 2025')).getByRole('button', { name: 'Archiver Revue 2025' })).toBeInTheDocument()
-    expect(within(rowOf('Revue 2024')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Excel', 'Rapport de campagne'])
+    const inView = (name: string) => within(rowOf(name)).getAllByRole('button').map((button) => button.getAttribute('aria-label'))
+    const menuOf = async (name: string) => {
+      await user.click(within(rowOf(name)).getByRole('button', { name: `Autres actions pour ${name}` }))
+      const items = within(screen.getByRole('menu', { name: `Autres actions pour ${name}` })).getAllByRole('menuitem').map((item) => item.textContent)
+      await user.keyboard('{Escape}')
+      return items
+    }
+    expect(inView('Brouillon 2027')).toEqual(['Démarrer Brouillon 2027', 'Autres actions pour Brouillon 2027'])
+    expect(await menuOf('Brouillon 2027')).toEqual(['Export Excel', 'Relecteurs', 'Modifier', 'Supprimer'])
+    expect(inView('Revue T4')).toEqual(['Terminer Revue T4', 'Autres actions pour Revue T4'])
+    expect(await menuOf('Revue T4')).toEqual(['Export Excel', 'Relecteurs'])
+    expect(inView('Revue 2025')).toEqual(['Rapport de campagne de Revue 2025', 'Autres actions pour Revue 2025'])
+    expect(await menuOf('Revue 2025')).toEqual(['Export Excel', 'Relecteurs', 'Archiver'])
+    expect(inView('Revue 2024')).toEqual(['Rapport de campagne de Revue 2024', 'Autres actions pour Revue 2024'])
+    expect(await menuOf('Revue 2024')).toEqual(['Export Excel', 'Relecteurs'])
+  })
+
+  it('opens the dialog of a menu item, and gives focus back to the menu button when it closes', async () => {
+    const user = renderPage('admin')
+    const opener = await screen.findByRole('button', { name: 'Autres actions pour Revue 2025' })
+    await user.click(opener)
+    await user.click(screen.getByRole('menuitem', { name: 'Archiver' }))
+    const dialog = screen.getByRole('dialog', { name: 'Archiver la campagne' })
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(opener).toHaveFocus()
   })
 
   it.each(['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra'] as const)('shows %s the list with the export only', async (role) => {
@@ -138,7 +194,8 @@ describe('Campaigns table', () => {
 
   it('confirms a deletion, saying it is irreversible and takes the rights', async () => {
     const user = renderPage('admin')
-    await user.click(await screen.findByRole('button', { name: 'Supprimer Brouillon 2027' }))
+    await user.click(await screen.findByRole('button', { name: 'Autres actions pour Brouillon 2027' }))
+    await user.click(screen.getByRole('menuitem', { name: 'Supprimer' }))
     const dialog = screen.getByRole('dialog', { name: 'Supprimer la campagne' })
     expect(dialog).toHaveTextContent('irréversible')
     expect(dialog).toHaveTextContent('supprime également les droits associés')
@@ -207,14 +264,14 @@ describe('Campaign form', () => {
     await user.click(await screen.findByRole('button', { name: 'Nouvelle campagne' }))
     const dialog = screen.getByRole('dialog', { name: 'Nouvelle campagne' })
     await user.type(within(dialog).getByLabelText(/Nom/), 'Revue 2027')
-    await user.type(within(dialog).getByLabelText(/Date de début/), '2027-02-10')
-    await user.type(within(dialog).getByLabelText(/Date de fin/), '2027-02-01')
+    await user.type(within(dialog).getByLabelText(/Date de début/), '10/02/2027')
+    await user.type(within(dialog).getByLabelText(/Date de fin/), '01/02/2027')
     await user.click(within(dialog).getByRole('button', { name: 'Créer la campagne' }))
     expect(dialog).toHaveTextContent('La date de fin doit être postérieure ou égale à la date de début.')
     expect(stubs.save).not.toHaveBeenCalled()
 
     await user.clear(within(dialog).getByLabelText(/Date de fin/))
-    await user.type(within(dialog).getByLabelText(/Date de fin/), '2027-02-10')
+    await user.type(within(dialog).getByLabelText(/Date de fin/), '10/02/2027')
     await user.click(within(dialog).getByRole('button', { name: 'Créer la campagne' }))
     expect(stubs.save).toHaveBeenCalledWith({
       id: undefined,
@@ -225,15 +282,40 @@ describe('Campaign form', () => {
         account_type: null,
         start_date: '2027-02-10',
         end_date: '2027-02-10',
+        recurrence: null,
+        auto_start: false,
+        notifications_enabled: true,
+        reminders_enabled: true,
       },
     })
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
+  it('creates a recurring campaign that starts on its own, and says what each choice does', async () => {
+    const user = renderPage('admin')
+    await user.click(await screen.findByRole('button', { name: 'Nouvelle campagne' }))
+    const dialog = screen.getByRole('dialog', { name: 'Nouvelle campagne' })
+    await user.type(within(dialog).getByLabelText(/Nom/), 'Revue trimestrielle SAP')
+    await user.type(within(dialog).getByLabelText(/Date de début/), '04/01/2027')
+    await user.type(within(dialog).getByLabelText(/Date de fin/), '05/02/2027')
+    const recurrence = within(dialog).getByRole('combobox', { name: 'Récurrence' })
+    expect(recurrence).toHaveAccessibleDescription(/la campagne suivante est créée avec le même périmètre et la même durée/)
+    await user.selectOptions(recurrence, 'Trimestrielle')
+    const autoStart = within(dialog).getByRole('checkbox', { name: 'Démarrage automatique le premier jour' })
+    expect(autoStart).toHaveAccessibleDescription('La campagne démarre à sa date de début, comme par un clic sur Démarrer.')
+    await user.click(autoStart)
+    await user.click(within(dialog).getByRole('button', { name: 'Créer la campagne' }))
+    expect(stubs.save).toHaveBeenCalledWith({
+      id: undefined,
+      payload: expect.objectContaining({ name: 'Revue trimestrielle SAP', start_date: '2027-01-04', end_date: '2027-02-05', recurrence: 'quarterly', auto_start: true }),
+    })
+  })
+
   it('edits a draft from its values and shows a server refusal inside the dialog', async () => {
     stubs.save.mockRejectedValue(new Error('Seule une campagne en brouillon peut être modifiée.'))
     const user = renderPage('admin')
-    await user.click(await screen.findByRole('button', { name: 'Modifier Brouillon 2027' }))
+    await user.click(await screen.findByRole('button', { name: 'Autres actions pour Brouillon 2027' }))
+    await user.click(screen.getByRole('menuitem', { name: 'Modifier' }))
     const dialog = screen.getByRole('dialog', { name: 'Modifier la campagne' })
     expect(within(dialog).getByLabelText(/Nom/)).toHaveValue('Brouillon 2027')
     await user.selectOptions(within(dialog).getByLabelText('Application'), 'app-1')

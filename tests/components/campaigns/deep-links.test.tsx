@@ -32,6 +32,10 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,
+    recurrence: null,
+    autoStart: false,
+    notificationsEnabled: true,
+    remindersEnabled: true,
     ...overrides,
   }
 }
@@ -44,6 +48,11 @@ const CAMPAIGNS: Campaign[] = [
 const idle = { mutate: vi.fn(), reset: vi.fn(), isPending: false, error: null }
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
+  useCampaignsPage: () => useQuery({ queryKey: ['campaigns', 'page'], queryFn: async () => ({ rows: CAMPAIGNS, total: CAMPAIGNS.length }) }),
+  useCampaign: (id: string | null) =>
+    useQuery({ queryKey: ['campaigns', 'one', id], queryFn: async () => CAMPAIGNS.find((c) => c.id === id) ?? null, enabled: id !== null }),
+  // The burndown chart is tested on its own; here it stays loading.
+  useCampaignBurndown: (id: string) => useQuery({ queryKey: ['campaigns', 'burndown', id], queryFn: () => new Promise<never>(() => {}) }),
   useApplicationOptions: () => ({ data: [], error: null }),
   useSaveCampaign: () => idle,
   useSetCampaignStatus: () => idle,

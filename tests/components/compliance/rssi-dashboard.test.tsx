@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
+import { format, subMonths } from 'date-fns'
 import { queryOptions } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
+import { formatDate } from '@/lib/dates'
 import type { DashboardFilters, RssiDashboard } from '@/features/dashboards/model'
 
 const stubs = vi.hoisted(() => ({
@@ -10,12 +12,16 @@ const stubs = vi.hoisted(() => ({
 }))
 
 // The api neighbours are stubbed: the screen is tested on what Postgres would answer.
-vi.mock('@/features/dashboards/api', () => ({
+// The rest of the module (other panels' queries) stays real, so that a panel added beside these figures needs no stub.
+vi.mock('@/features/dashboards/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/features/dashboards/api')>()),
   useLiveRssiDashboard: () => {},
   prefetchRssiDashboard: async () => {},
   rssiDashboardQuery: (filters: DashboardFilters) =>
     queryOptions({ queryKey: ['dashboard', 'rssi', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
   fetchAllRightsForExport: stubs.fetchAllRightsForExport,
+  // The trend charts are tested on their own; here they stay loading.
+  rssiTrendsQuery: () => queryOptions({ queryKey: ['dashboard', 'rssi', 'trends'], queryFn: () => new Promise<never>(() => {}) }),
 }))
 vi.mock('@/features/rights/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/features/rights/api')>()),
@@ -102,24 +108,56 @@ describe('RSSI dashboard', () => {
     expect(screen.getByRole('link', { name: 'Voir les campagnes' })).toHaveAttribute('href', '/app/campaigns')
   })
 
-  it('asks for the last 30 days by default, and a week, a month or a quarter from the period buttons', async () => {
+  it('opens on Mois, pressed, with the date line of its window, and a week or a quarter from the other buttons', async () => {
     const { user } = renderDashboard()
     await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
     const first = stubs.fetchRssiDashboard.mock.calls[0]?.[0] as DashboardFilters
-    expect(first.period).toBe('personnalisee')
-    const days = (f: DashboardFilters) => Math.round((Date.parse(f.to) - Date.parse(f.from)) / 86_400_000)
-    expect(days(first)).toBe(30)
+    expect(first.period).toBe('mois')
+    const today = new Date()
+    expect(first).toMatchObject({ from: format(subMonths(today, 1), 'yyyy-MM-dd'), to: format(today, 'yyyy-MM-dd') })
+    const periods = screen.getByRole('group', { name: 'Période' })
+    expect(within(periods).getByRole('button', { name: 'Mois' })).toHaveAttribute('aria-pressed', 'true')
+    expect(within(periods).getByRole('button', { name: 'Semaine' })).toHaveAttribute('aria-pressed', 'false')
+    expect(screen.getByTestId('period-dates')).toHaveTextContent(`Du ${formatDate(first.from)} au ${formatDate(first.to)}`)
 
+    const days = (f: DashboardFilters) => Math.round((Date.parse(f.to) - Date.parse(f.from)) / 86_400_000)
     await user.click(screen.getByRole('button', { name: 'Semaine' }))
     await waitFor(() => expect(stubs.fetchRssiDashboard).toHaveBeenCalledTimes(2))
     const week = stubs.fetchRssiDashboard.mock.calls[1]?.[0] as DashboardFilters
     expect(week.period).toBe('semaine')
     expect(days(week)).toBe(7)
     expect(screen.getByRole('button', { name: 'Semaine' })).toHaveAttribute('aria-pressed', 'true')
+    expect(screen.getByRole('button', { name: 'Mois' })).toHaveAttribute('aria-pressed', 'false')
+    expect(screen.getByTestId('period-dates')).toHaveTextContent(`Du ${formatDate(week.from)} au ${formatDate(week.to)}`)
 
     await user.click(screen.getByRole('button', { name: 'Trimestre' }))
     await waitFor(() => expect(stubs.fetchRssiDashboard).toHaveBeenCalledTimes(3))
     expect((stubs.fetchRssiDashboard.mock.calls[2]?.[0] as DashboardFilters).period).toBe('trimestre')
+  })
+
+  it('shows the figures of the period chosen, apart from the states, which say « à ce jour »', async () => {
+    // Postgres answers a week with fewer decisions and completed reviews than a month; the states stay.
+    stubs.fetchRssiDashboard.mockImplementation(async (filters: DashboardFilters) =>
+      filters.period === 'semaine'
+        ? { ...DASHBOARD, counters: { ...DASHBOARD.counters, reviews_completed: 1 }, activity: { decisions: 3, approved: 2, refused: 1 } }
+        : DASHBOARD,
+    )
+    const { user } = renderDashboard()
+    const now = await screen.findByRole('region', { name: 'À ce jour' }, { timeout: 10_000 })
+    expect(within(now).getByTestId('counter-Taux de conformité')).toHaveTextContent('85%')
+    expect(within(now).getByTestId('counter-Comptes à risque')).toHaveTextContent('321')
+    expect(within(now).getByTestId('counter-Revues en cours')).toHaveTextContent('4')
+    const period = screen.getByRole('region', { name: /^Sur la période/ })
+    expect(within(period).getByTestId('counter-Revues complétées')).toHaveTextContent('7')
+    expect(within(period).getByTestId('counter-Décisions')).toHaveTextContent('9')
+    expect(within(period).getByTestId('counter-Décisions')).toHaveAccessibleDescription('7 validations, 2 refus')
+
+    await user.click(screen.getByRole('button', { name: 'Semaine' }))
+    await waitFor(() => expect(within(period).getByTestId('counter-Décisions')).toHaveTextContent('3'))
+    expect(within(period).getByTestId('counter-Revues complétées')).toHaveTextContent('1')
+    expect(within(period).getByTestId('counter-Décisions')).toHaveAccessibleDescription('2 validations, 1 refus')
+    expect(within(now).getByTestId('counter-Comptes à risque')).toHaveTextContent('321')
+    expect(screen.getByRole('heading', { name: 'Risques détectés' }).nextElementSibling).toHaveTextContent('À ce jour.')
   })
 
   it('says under Taux de conformité what it counts, distinct from the compliance page’s rate', async () => {
@@ -127,7 +165,7 @@ describe('RSSI dashboard', () => {
     const rate = await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
     expect(rate).toHaveAccessibleDescription('droits validés / tous les droits 1\u202f275 droits validés sur 1\u202f500')
     const applications = screen.getByRole('region', { name: 'Conformité par application' })
-    expect(applications).toHaveTextContent('Part des droits validés : droits validés / tous les droits de l’application.')
+    expect(applications).toHaveTextContent('À ce jour, part des droits validés : droits validés / tous les droits de l’application.')
   })
 
   it('agrees the counts with their nouns: one validated right, one decision', async () => {
@@ -139,7 +177,7 @@ describe('RSSI dashboard', () => {
     renderDashboard()
     const rate = await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
     expect(rate).toHaveAccessibleDescription('droits validés / tous les droits 1 droit validé sur 4')
-    expect(screen.getByText('1 décision sur la période')).toBeInTheDocument()
+    expect(screen.getByTestId('counter-Décisions')).toHaveAccessibleDescription('1 validation, 0 refus')
     expect(screen.queryByText(/droits validés sur/)).not.toBeInTheDocument()
   })
 
@@ -156,16 +194,17 @@ describe('RSSI filters dialog', () => {
     await screen.findByTestId('counter-Taux de conformité', {}, { timeout: 10_000 })
 
     await user.click(screen.getByRole('button', { name: 'Filtres' }))
-    let dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    // The dialog's code loads when it first opens.
+    let dialog = await screen.findByRole('dialog', { name: 'Filtres' })
     await user.type(within(dialog).getByLabelText('Recherche'), 'dupont')
     await user.selectOptions(within(dialog).getByLabelText('Application'), 'app-crm')
     await user.selectOptions(within(dialog).getByLabelText('Type de compte'), 'privileged')
     const from = within(dialog).getByLabelText('Date de début')
     await user.clear(from)
-    await user.type(from, '2026-01-01')
+    await user.type(from, '01/01/2026')
     const to = within(dialog).getByLabelText('Date de fin')
     await user.clear(to)
-    await user.type(to, '2026-03-31')
+    await user.type(to, '31/03/2026')
     await user.click(within(dialog).getByRole('button', { name: 'Appliquer' }))
 
     await waitFor(() =>
@@ -182,7 +221,7 @@ describe('RSSI filters dialog', () => {
     expect(screen.getByRole('button', { name: 'Filtres (3)' })).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Filtres (3)' }))
-    dialog = screen.getByRole('dialog', { name: 'Filtres' })
+    dialog = await screen.findByRole('dialog', { name: 'Filtres' })
     expect(within(dialog).getByLabelText('Recherche')).toHaveValue('dupont')
     await user.click(within(dialog).getByRole('button', { name: 'Réinitialiser' }))
     expect(within(dialog).getByLabelText('Recherche')).toHaveValue('')
@@ -199,7 +238,7 @@ describe('RSSI filters dialog', () => {
     const dialog = screen.getByRole('dialog', { name: 'Filtres' })
     const to = within(dialog).getByLabelText('Date de fin')
     await user.clear(to)
-    await user.type(to, '2000-01-01')
+    await user.type(to, '01/01/2000')
     expect(within(dialog).getByText('La date de fin doit suivre la date de début.')).toBeInTheDocument()
     expect(within(dialog).getByRole('button', { name: 'Appliquer' })).toBeDisabled()
   })

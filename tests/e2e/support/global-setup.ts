@@ -65,10 +65,19 @@ export default async function setup(project: TestProject) {
   let server: PreviewServer | undefined
   let mailbox: MailCatcher | undefined
   try {
-    backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
-    // The preview server runs the contact function in this process; a set SMTP_URL wins over its local default.
+    // The preview server runs the contact function in this process; a set SMTP_URL wins over its local default. The
+    // backend's auth e-mails (invitations) land there too, with links to this run's app.
     mailbox = await startMailCatcher({ smtpPort: 0, webPort: 0 })
     process.env.SMTP_URL = mailbox.smtpUrl
+    process.env.AUTH_SMTP_URL = mailbox.smtpUrl
+    process.env.SITE_URL = `http://127.0.0.1:${appPort}`
+    backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
+    // The directory-sync function, run by the preview server in this process, talks to this backend.
+    process.env.SUPABASE_URL = backend.url
+    process.env.SUPABASE_ANON_KEY = DEV_ANON_KEY
+    // The notifications-send function ("Envoyer maintenant") reaches this backend; its service key is vite.config's.
+    process.env.SUPABASE_URL = backend.url
+    process.env.SUPABASE_ANON_KEY = DEV_ANON_KEY
     await buildApp(backend.url)
     server = await preview({
       root: ROOT,

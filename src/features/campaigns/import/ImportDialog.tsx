@@ -3,6 +3,7 @@ import { CheckCircle2, Download, Upload } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
+import { FileInput } from '@/components/ui/FileInput'
 import { SelectField } from '@/components/ui/SelectField'
 import { Spinner } from '@/components/ui/Spinner'
 import { downloadCsv } from '@/lib/csv'
@@ -55,7 +56,6 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [reading, setReading] = useState(false)
   const [inputKey, setInputKey] = useState(0)
   const latestRead = useRef(0)
-  const fileInputId = useId()
   const problemsId = useId()
   const reportId = useId()
 
@@ -145,20 +145,13 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           ))}
         </SelectField>
 
-        <div>
-          <label htmlFor={fileInputId} className="mb-1 block text-sm font-medium text-gray-700">
-            Fichier CSV
-          </label>
-          <input
-            key={inputKey}
-            id={fileInputId}
-            type="file"
-            accept=".csv,text/csv"
-            disabled={importer.isPending}
-            onChange={(event) => void chooseFile(event.target.files?.[0])}
-            className="block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-primary-50 file:px-3 file:py-2 file:text-primary-700"
-          />
-        </div>
+        <FileInput
+          key={inputKey}
+          label="Fichier CSV"
+          accept=".csv,text/csv"
+          disabled={importer.isPending}
+          onFile={(file) => void chooseFile(file)}
+        />
 
         <div className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
           <p>

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
+import { DateInput } from '@/components/ui/DateInput'
 import { Dialog } from '@/components/ui/Dialog'
 import { TextInput } from '@/components/ui/TextInput'
 import { ACCOUNT_TYPES, accountTypeLabel, type AccountType } from '@/lib/labels'
@@ -97,13 +98,12 @@ function FiltersForm({ filters, applications, onApply, onClose }: Omit<Dashboard
           </select>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextInput label="Date de début" type="date" value={draft.from} onChange={(event) => setDates({ from: event.target.value })} />
-          <TextInput
+          <DateInput label="Date de début" value={draft.from} onChange={(from) => setDates({ from })} />
+          <DateInput
             label="Date de fin"
-            type="date"
             value={draft.to}
             error={datesInverted ? 'La date de fin doit suivre la date de début.' : null}
-            onChange={(event) => setDates({ to: event.target.value })}
+            onChange={(to) => setDates({ to })}
           />
         </div>
       </div>

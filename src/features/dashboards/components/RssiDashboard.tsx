@@ -1,7 +1,7 @@
-import { useId, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { AlertTriangle, CheckCircle2, Clock, Download, Filter, ListChecks, ShieldCheck } from 'lucide-react'
+import { AlertTriangle, CheckCircle2, Clock, Download, Filter, Gavel, ListChecks, ShieldCheck } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
@@ -16,11 +16,13 @@ import { cn } from '@/lib/cn'
 import { countText, shareText } from '@/lib/plural'
 import { formatRate, levelOf, type Level } from '@/lib/rates'
 import { fetchAllRightsForExport, rssiDashboardQuery, useLiveRssiDashboard } from '../api'
-import { DashboardFiltersDialog } from './DashboardFiltersDialog'
+import { RssiTrends } from './charts/RssiTrends'
 import {
   activeFilterCount,
   defaultFilters,
+  AT_RISK_BASIS,
   PERIOD_BUTTONS,
+  periodText,
   RIGHTS_CSV_HEADER,
   rightsCsvRow,
   rightsExportFileName,
@@ -29,6 +31,9 @@ import {
   type ApplicationChoice,
   type DashboardFilters,
 } from '../model'
+
+// Loaded when first opened: its date fields bring date-fns's parser, which the dashboard's first paint does not need.
+const DashboardFiltersDialog = lazy(() => import('./DashboardFiltersDialog').then((m) => ({ default: m.DashboardFiltersDialog })))
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
 
@@ -88,6 +93,9 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
   const dashboard = useQuery({ ...rssiDashboardQuery(filters), placeholderData: keepPreviousData })
   const filterCount = activeFilterCount(filters)
   const applicationsTitleId = useId()
+  const nowTitleId = useId()
+  const periodTitleId = useId()
+  const periodLine = periodText(filters)
 
   async function exportCsv() {
     setExportError(null)
@@ -141,8 +149,8 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
             {label}
           </Button>
         ))}
-        <span className="text-sm text-gray-600">
-          Du {formatDate(filters.from)} au {formatDate(filters.to)}
+        <span className="text-sm text-gray-600" data-testid="period-dates">
+          {periodLine}
         </span>
       </div>
 
@@ -156,30 +164,54 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
         counters &&
         data && (
           <div className="space-y-6" aria-busy={dashboard.isFetching || undefined}>
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-              <Counter
-                label="Taux de conformité"
-                value={formatRate(counters.validation_rate)}
-                tone={counters.validation_level ?? levelOf(counters.validation_rate)}
-                icon={<ShieldCheck className="h-8 w-8" />}
-                hint={[
-                  VALIDATION_RATE_BASIS,
-                  shareText(counters.validated_rights, counters.total_rights, 'droit validé', 'droits validés'),
-                ]}
-              />
-              <Counter label="Comptes à risque" value={counters.at_risk_rights} icon={<AlertTriangle className="h-8 w-8" />} />
-              <Counter label="Revues en cours" value={counters.reviews_in_progress} icon={<Clock className="h-8 w-8" />} />
-              <Counter label="Revues complétées" value={counters.reviews_completed} icon={<CheckCircle2 className="h-8 w-8" />} />
+            <div className="space-y-4">
+              <section aria-labelledby={nowTitleId}>
+                <h2 id={nowTitleId} className="mb-2 text-sm font-semibold uppercase tracking-wide text-gray-600">
+                  À ce jour
+                </h2>
+                <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                  <Counter
+                    label="Taux de conformité"
+                    value={formatRate(counters.validation_rate)}
+                    tone={counters.validation_level ?? levelOf(counters.validation_rate)}
+                    icon={<ShieldCheck className="h-8 w-8" />}
+                    hint={[
+                      VALIDATION_RATE_BASIS,
+                      shareText(counters.validated_rights, counters.total_rights, 'droit validé', 'droits validés'),
+                    ]}
+                  />
+                  <Counter label="Comptes à risque" value={counters.at_risk_rights} icon={<AlertTriangle className="h-8 w-8" />} hint={[AT_RISK_BASIS]} />
+                  <Counter label="Revues en cours" value={counters.reviews_in_progress} icon={<Clock className="h-8 w-8" />} hint={['campagnes actives']} />
+                </div>
+              </section>
+              <section aria-labelledby={periodTitleId}>
+                <h2 id={periodTitleId} className="mb-2 text-sm font-semibold uppercase tracking-wide text-gray-600">
+                  Sur la période <span className="font-normal normal-case tracking-normal">({periodLine.toLowerCase()})</span>
+                </h2>
+                <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                  <Counter
+                    label="Revues complétées"
+                    value={counters.reviews_completed}
+                    icon={<CheckCircle2 className="h-8 w-8" />}
+                    hint={['campagnes terminées menées sur la période']}
+                  />
+                  <Counter
+                    label="Décisions"
+                    value={data.activity?.decisions ?? 0}
+                    icon={<Gavel className="h-8 w-8" />}
+                    hint={[
+                      `${countText(data.activity?.approved ?? 0, 'validation', 'validations')}, ${countText(data.activity?.refused ?? 0, 'refus', 'refus')}`,
+                    ]}
+                  />
+                </div>
+              </section>
             </div>
-            {data.activity && (
-              <p className="text-sm text-gray-600">{countText(data.activity.decisions, 'décision sur la période', 'décisions sur la période')}</p>
-            )}
 
             <div className="grid gap-6 lg:grid-cols-2">
               <Card role="region" aria-labelledby={applicationsTitleId}>
                 <CardHeader>
                   <CardTitle id={applicationsTitleId}>Conformité par application</CardTitle>
-                  <CardDescription>Part des droits validés : {VALIDATION_RATE_BASIS} de l’application.</CardDescription>
+                  <CardDescription>À ce jour, part des droits validés : {VALIDATION_RATE_BASIS} de l’application.</CardDescription>
                 </CardHeader>
                 <CardContent className="space-y-3">
                   {data.compliance_by_application.length === 0 ? (
@@ -203,6 +235,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
               <Card>
                 <CardHeader>
                   <CardTitle>Risques détectés</CardTitle>
+                  <CardDescription>À ce jour.</CardDescription>
                 </CardHeader>
                 <CardContent>
                   <ul className="divide-y divide-gray-100" aria-label="Risques détectés">
@@ -255,17 +288,23 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                 </TableBody>
               </Table>
             </Card>
+
+            <RssiTrends />
           </div>
         )
       )}
 
-      <DashboardFiltersDialog
-        open={filtersOpen}
-        filters={filters}
-        applications={applications}
-        onApply={setFilters}
-        onClose={() => setFiltersOpen(false)}
-      />
+      {filtersOpen && (
+        <Suspense fallback={null}>
+          <DashboardFiltersDialog
+            open={filtersOpen}
+            filters={filters}
+            applications={applications}
+            onApply={setFilters}
+            onClose={() => setFiltersOpen(false)}
+          />
+        </Suspense>
+      )}
     </div>
   )
 }

@@ -1,0 +1,73 @@
+import { lazy } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { ChartFigure } from '@/components/ui/ChartFigure'
+import { ErrorBox } from '@/components/ui/ErrorBox'
+import { Spinner } from '@/components/ui/Spinner'
+import { formatRate } from '@/lib/rates'
+import { useSeen } from '@/lib/use-seen'
+import { rssiTrendsQuery } from '../../api'
+import { pointDateText, STAGE_LABELS, stageSummary, trendSummary } from './model'
+
+// The chart library arrives with the first chart drawn, never with the dashboard's own code.
+const ComplianceTrendChart = lazy(() => import('./TrendCharts').then((module) => ({ default: module.ComplianceTrendChart })))
+const StageCompletionChart = lazy(() => import('./TrendCharts').then((module) => ({ default: module.StageCompletionChart })))
+
+/**
+ * The RSSI dashboard's pictures (issue 17, point 11): compliance and accounts at risk campaign after campaign, and the
+ * running campaigns' completion per stage. Every campaign counts, whatever the dashboard's filters: a trend compares
+ * campaigns with each other.
+ */
+export function RssiTrends() {
+  // Asked for once the section comes into view: at the bottom of the dashboard, its query would otherwise compete with
+  // the figures at the top while the page loads.
+  const [ref, seen] = useSeen<HTMLDivElement>()
+  const trends = useQuery({ ...rssiTrendsQuery(), enabled: seen })
+  if (!trends.data) {
+    return <div ref={ref}>{trends.isError ? <ErrorBox message={trends.error.message} /> : <Spinner />}</div>
+  }
+  const { campaigns, stages } = trends.data
+  return (
+    // min-w-0: a grid item may otherwise grow to its widest table and push the page sideways on a phone.
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Card className="min-w-0">
+        <CardHeader>
+          <CardTitle>Évolution de la conformité</CardTitle>
+          <CardDescription>Par campagne, à sa date de fin, ou aujourd’hui pour une campagne en cours ; toutes applications.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ChartFigure
+            title="Évolution de la conformité par campagne"
+            summary={trendSummary(campaigns)}
+            columns={['Campagne', 'Date', 'Taux de conformité', 'Comptes à risque', 'Droits revus']}
+            rows={campaigns.map((point) => [
+              point.name,
+              pointDateText(point),
+              formatRate(point.validation_rate),
+              point.at_risk_items,
+              point.total_items,
+            ])}
+          >
+            <ComplianceTrendChart points={campaigns} />
+          </ChartFigure>
+        </CardContent>
+      </Card>
+      <Card className="min-w-0">
+        <CardHeader>
+          <CardTitle>Avancement par étape</CardTitle>
+          <CardDescription>Droits des campagnes en cours décidés à chaque étape, et ceux qui y attendent.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ChartFigure
+            title="Avancement des campagnes en cours par étape"
+            summary={stageSummary(stages)}
+            columns={['Étape', 'Décidés', 'En attente']}
+            rows={stages.map((stage) => [STAGE_LABELS[stage.stage], stage.decided, stage.waiting])}
+          >
+            <StageCompletionChart stages={stages} />
+          </ChartFigure>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

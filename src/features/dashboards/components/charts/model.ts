@@ -1,0 +1,68 @@
+/** The RSSI dashboard's trends (rpc('rssi_trends')) and the sentences that say what the charts draw. */
+import { formatDate } from '@/lib/dates'
+import { countText } from '@/lib/plural'
+import { formatRate } from '@/lib/rates'
+
+export type TrendStage = 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
+
+/** One started campaign, at its end date or today while it runs, counted over its own items. */
+export interface TrendPoint {
+  id: string
+  name: string
+  status: 'active' | 'completed' | 'archived'
+  point_date: string
+  total_items: number
+  validated_items: number
+  /** Validated / all its items (the dashboard's Taux de conformité), null for a campaign without items. */
+  validation_rate: number | null
+  at_risk_items: number
+}
+
+/** The running campaigns' items decided at a stage, and those waiting there now. */
+export interface StageCompletion {
+  stage: TrendStage
+  decided: number
+  waiting: number
+}
+
+export interface RssiTrends {
+  as_of: string
+  campaigns: TrendPoint[]
+  stages: StageCompletion[]
+}
+
+export const STAGE_LABELS: Record<TrendStage, string> = {
+  manager: 'Manager',
+  bpo_metier: 'BPO Métier',
+  bpo_groupe: 'BPO Groupe',
+  ra: 'RA (traitement)',
+}
+
+/** Where a point stands: its end date, or « en cours » for the running campaign whose point is today. */
+export const pointDateText = (point: TrendPoint) => (point.status === 'active' ? 'en cours' : formatDate(point.point_date))
+
+/** The compliance chart in words: from the oldest campaign to the latest, the rate and the accounts at risk. */
+export function trendSummary(points: readonly TrendPoint[]): string {
+  const first = points[0]
+  const last = points.at(-1)
+  if (!first || !last) return 'Aucune campagne démarrée : pas encore de tendance.'
+  const risk = (point: TrendPoint) => countText(point.at_risk_items, 'compte à risque', 'comptes à risque')
+  if (first === last) {
+    return `Une seule campagne, « ${last.name} » (${pointDateText(last)}) : taux de conformité ${formatRate(last.validation_rate)}, ${risk(last)}.`
+  }
+  return (
+    `De « ${first.name} » (${pointDateText(first)}) à « ${last.name} » (${pointDateText(last)}), ` +
+    `le taux de conformité passe de ${formatRate(first.validation_rate)} à ${formatRate(last.validation_rate)} ` +
+    `et les comptes à risque de ${first.at_risk_items} à ${last.at_risk_items}.`
+  )
+}
+
+/** The stage chart in words: each stage's decided and waiting items. */
+export function stageSummary(stages: readonly StageCompletion[]): string {
+  if (stages.every((stage) => stage.decided === 0 && stage.waiting === 0)) return 'Aucune campagne en cours : aucun droit à revoir.'
+  const parts = stages.map(
+    (stage) =>
+      `${STAGE_LABELS[stage.stage]} : ${countText(stage.decided, 'droit décidé', 'droits décidés')}, ${countText(stage.waiting, 'en attente', 'en attente')}`,
+  )
+  return `Campagnes en cours, par étape. ${parts.join(' ; ')}.`
+}
