@@ -24,7 +24,12 @@ export function RssiTrends() {
   const [ref, seen] = useSeen<HTMLDivElement>()
   const trends = useQuery({ ...rssiTrendsQuery(), enabled: seen })
   if (!trends.data) {
-    return <div ref={ref}>{trends.isError ? <ErrorBox message={trends.error.message} /> : <Spinner />}</div>
+    // Until the section is in view nothing loads, so nothing spins: an empty block the size of a chart to scroll to.
+    return (
+      <div ref={ref} className={seen ? undefined : 'min-h-64'}>
+        {trends.isError ? <ErrorBox message={trends.error.message} /> : seen && <Spinner />}
+      </div>
+    )
   }
   const { campaigns, stages } = trends.data
   return (
