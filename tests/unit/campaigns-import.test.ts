@@ -1,9 +1,9 @@
+import { detectSeparator } from '../../src/lib/csv-records'
 import {
   IMPORT_MESSAGES,
   ImportFileError,
   checkImportFileSize,
   decodeImportFile,
-  detectSeparator,
   parseAccountType,
   parseImportCsv,
   parseImportDate,

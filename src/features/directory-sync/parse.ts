@@ -3,7 +3,7 @@
  * It checks what only the file can tell (encoding, columns, hostile cells); the database checks the rest (e-mails,
  * managers, loops, roles, duplicates) in the dry run whose report the dialog shows.
  */
-import Papa from 'papaparse'
+import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
 import { plural } from '@/lib/plural'
 import { SYNC_LIMITS, type SyncColumn, type SyncFormat } from './formats'
 
@@ -99,32 +99,12 @@ function cellProblem(raw: string, column: SyncColumn): string | null {
   return null
 }
 
-/** ';' (French Excel) or ',', whichever the header line uses more. */
-function detectSeparator(text: string): ';' | ',' {
-  const end = text.indexOf('\n')
-  const header = end === -1 ? text : text.slice(0, end)
-  return header.split(',').length > header.split(';').length ? ',' : ';'
-}
-
 /** The file's lines, every cell checked; throws SyncFileError when the file as a whole is unusable. */
 export function parseSyncFile(format: SyncFormat, text: string): ParsedSyncFile {
-  const content = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
+  const content = normalizeCsvText(text)
   if (!content.trim()) throw new SyncFileError(SYNC_MESSAGES.emptyFile)
 
-  const records: { cells: string[]; line: number; unclosed: boolean }[] = []
-  let line = 1
-  let consumed = 0
-  Papa.parse<string[]>(content, {
-    delimiter: detectSeparator(content),
-    newline: '\n',
-    skipEmptyLines: false,
-    step: (result) => {
-      records.push({ cells: result.data, line, unclosed: result.errors.some((error) => error.type === 'Quotes') })
-      const end = result.meta.cursor
-      for (let index = consumed; index < end; index += 1) if (content.charCodeAt(index) === 10) line += 1
-      consumed = end
-    },
-  })
+  const records = csvRecords(content)
 
   const [header, ...data] = records
   const columns = readHeader(format, header?.cells ?? [])

@@ -3,7 +3,7 @@
  * reported). Imported dynamically, with papaparse, only when a file is chosen. The database checks everything again:
  * this preview only spares the round trip and says more, earlier.
  */
-import Papa from 'papaparse'
+import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@/lib/labels'
 import { plural } from '@/lib/plural'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportField } from './template'
@@ -92,13 +92,6 @@ const COLUMN_BY_HEADER = new Map<string, ImportColumn>(
   IMPORT_COLUMNS.flatMap((column) => [column.header, ...column.aliases].map((name) => [normalizeHeader(name), column] as const)),
 )
 
-/** ';' (French Excel) or ',', whichever the header line uses more. Header names contain neither. */
-export function detectSeparator(text: string): ';' | ',' {
-  const headerLine = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'))
-  const count = (separator: string) => headerLine.split(separator).length - 1
-  return count(',') > count(';') ? ',' : ';'
-}
-
 function readHeader(cells: string[]): (ImportColumn | null)[] {
   const columns = cells.map((cell) => (cell.trim() ? (COLUMN_BY_HEADER.get(normalizeHeader(cell)) ?? null) : null))
   const unknown = cells.filter((cell, index) => cell.trim() && !columns[index])
@@ -131,23 +124,10 @@ function cellProblem(raw: string, column: ImportColumn): string | null {
 
 /** The records of the file, every cell checked; throws ImportFileError when the file as a whole is unusable. */
 export function parseImportCsv(text: string): ImportRecord[] {
-  const content = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
+  const content = normalizeCsvText(text)
   if (!content.trim()) throw new ImportFileError(IMPORT_MESSAGES.emptyFile)
 
-  const rows: { cells: string[]; line: number; unclosed: boolean }[] = []
-  let line = 1
-  let consumed = 0
-  Papa.parse<string[]>(content, {
-    delimiter: detectSeparator(content),
-    newline: '\n',
-    skipEmptyLines: false,
-    step: (result) => {
-      rows.push({ cells: result.data, line, unclosed: result.errors.some((error) => error.type === 'Quotes') })
-      const end = result.meta.cursor
-      for (let index = consumed; index < end; index += 1) if (content.charCodeAt(index) === 10) line += 1
-      consumed = end
-    },
-  })
+  const rows = csvRecords(content)
 
   const [header, ...data] = rows
   const columns = readHeader(header?.cells ?? [])
