@@ -158,7 +158,10 @@ grant select, insert, update, delete on public.campaigns to service_role;
 -- right entered the campaign, and the item's own status in this campaign. The campaign's figures and Excel files are
 -- read from its items, so a later campaign that takes the same rights over (user_rights.campaign_id, the inventory's
 -- "latest campaign") leaves them as they were. The ids are copies too, not foreign keys: an item outlives its right,
--- its holder and its application, as the decisions do.
+-- its holder and its application, as the decisions do. Its campaign is no foreign key either: the freeze's insert
+-- check below refuses, once per statement, an item whose campaign is not running (or does not exist), where a foreign
+-- key checked each of a start's 200,000 items on its own (about half a second); and a campaign that has items is never
+-- deleted (only a draft is, and a draft has none), so there is nothing to cascade.
 -- While the campaign runs, its items follow the workflow (validate_user_right sets the right's status and its item's
 -- in one transaction), a right added to it brings its item, a right deleted from it takes its item along, and a change
 -- to what a right is (role, account type, dates, justification) reaches its item. Once it is completed or archived,
@@ -166,7 +169,7 @@ grant select, insert, update, delete on public.campaigns to service_role;
 -- the workflow's security-definer code does.
 create table public.campaign_items (
   id uuid primary key default gen_random_uuid(),
-  campaign_id uuid not null references public.campaigns (id) on delete cascade,
+  campaign_id uuid not null,
   right_id uuid not null,
   holder_id uuid not null,
   holder_name text not null,
@@ -203,9 +206,12 @@ create index campaign_items_validated_manager_idx on public.campaign_items (camp
 create index campaign_items_validated_bpo_metier_idx on public.campaign_items (campaign_id, right_id)
   where status = 'validated_bpo_metier';
 
+-- Not while a campaign's completion moves all its items and stamps them itself (apply_campaign_transition, below).
 create trigger campaign_items_set_updated_at
   before update on public.campaign_items
-  for each row execute function private.set_updated_at();
+  for each row
+  when (current_setting('recertif.bulk_stamped', true) is distinct from 'on')
+  execute function private.set_updated_at();
 
 -- Who reads an item: whoever could read the right when it was reviewed (ARCHITECTURE §5, on the copy's people):
 -- its holder, the holder's manager, the application's RA, BPO Métier, BPO Groupe and RSSI; admin and rssi.
@@ -237,8 +243,8 @@ declare
 begin
   if tg_op = 'INSERT' then
     select a.campaign_id into offending
-      from added a join public.campaigns c on c.id = a.campaign_id
-     where c.status <> 'active';
+      from added a left join public.campaigns c on c.id = a.campaign_id
+     where c.status is distinct from 'active';
   elsif tg_op = 'UPDATE' then
     select n.campaign_id into offending
       from changed_from o
@@ -263,6 +269,10 @@ begin
   end if;
 
   if offending is not null then
+    if tg_op = 'INSERT' and not exists (select 1 from public.campaigns c where c.id = offending) then
+      raise exception 'Cette campagne n''existe pas : aucun élément de revue ne peut lui être ajouté.'
+        using errcode = '23503';
+    end if;
     if tg_op = 'INSERT' and exists (select 1 from public.campaigns c where c.id = offending and c.status = 'draft') then
       raise exception 'Une campagne en brouillon n''a pas encore d''éléments de revue : ils sont créés à son démarrage.'
         using errcode = '23514';
@@ -296,11 +306,21 @@ create trigger campaign_items_guard_delete
 -- are the per-right record of what the campaign took and how it ended, and one sealed audit row per right (each hashed
 -- into the chain after the previous one) made the start of a 300,000-right campaign last minutes. So the per-row audit
 -- of user_rights is suppressed while the transition moves them, and the suppression is set back as it was.
+-- Both statements write updated_at themselves and switch off, for that statement, the per-row trigger that would
+-- (recertif.bulk_stamped, read by user_rights_set_updated_at and campaign_items_set_updated_at): a PL/pgSQL call per
+-- row cost the start of a 200,000-right campaign about half a second.
+-- No JIT: the transition tables' joins (the realtime capture, the freeze check) are estimated at hundreds of millions
+-- of rows, so the planner compiled each of them, which cost more than a second of the start and saved nothing.
+-- The start writes its items in right id order, so that the two indexes keyed on it (campaign_items_one_per_right,
+-- campaign_items_pending_idx) fill page after page instead of at random; sorting the 200,000 rows in memory (work_mem)
+-- costs less than that saves.
 -- Defined before user_rights (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call,
 -- not when it is created.
 create function private.apply_campaign_transition() returns trigger
 language plpgsql security definer
 set search_path = ''
+set jit = off
+set work_mem = '128MB'
 as $$
 declare
   affected bigint;
@@ -313,13 +333,15 @@ begin
     -- its snapshot once the lock is held, so it sees the campaigns started before.
     perform pg_advisory_xact_lock(hashtextextended('recertif.campaign_start', 0));
     perform set_config('recertif.audit_suppressed', 'on', true);
+    perform set_config('recertif.bulk_stamped', 'on', true);
     with attached as (
       update public.user_rights ur
          set campaign_id = new.id,
              status = 'pending',
              validated_at = null,
              validated_by = null,
-             review_comment = null
+             review_comment = null,
+             updated_at = private.clock()
        where (new.application_id is null or ur.application_id = new.application_id)
          and (new.account_type is null or ur.account_type = new.account_type)
          and not exists (
@@ -341,8 +363,10 @@ begin
       from attached r
       join public.users h on h.id = r.user_id
       join public.applications a on a.id = r.application_id
-      left join public.users m on m.id = h.manager_id;
+      left join public.users m on m.id = h.manager_id
+     order by r.id;
     get diagnostics affected = row_count;
+    perform set_config('recertif.bulk_stamped', 'off', true);
     perform set_config('recertif.audit_suppressed', suppressed, true);
     perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object(
       'rights_attached', affected,
@@ -350,12 +374,14 @@ begin
     ));
   elsif old.status = 'active' and new.status = 'completed' then
     perform set_config('recertif.audit_suppressed', 'on', true);
+    perform set_config('recertif.bulk_stamped', 'on', true);
     -- The rights first, then their items, in the order validate_user_right locks them. The rights are found by their
     -- items (no index of user_rights covers the workflow's columns: 20261121000600_rights_and_decisions.sql); the
     -- right's own campaign and status decide, as they always move together with its item's.
     with sent as (
       update public.user_rights ur
-         set status = 'treatment_required'
+         set status = 'treatment_required',
+             updated_at = private.clock()
         from public.campaign_items i
        where i.campaign_id = new.id
          and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
@@ -371,11 +397,13 @@ begin
       returning ur.id
     )
     update public.campaign_items i
-       set status = 'treatment_required'
+       set status = 'treatment_required',
+           updated_at = private.clock()
       from sent
      where i.campaign_id = new.id
        and i.right_id = sent.id;
     get diagnostics affected = row_count;
+    perform set_config('recertif.bulk_stamped', 'off', true);
     perform set_config('recertif.audit_suppressed', suppressed, true);
     select count(*) into items from public.campaign_items i where i.campaign_id = new.id;
     perform private.write_audit('complete_campaign', 'campaigns', new.id::text, jsonb_build_object(

@@ -45,9 +45,13 @@ create index user_rights_role_name_idx on public.user_rights (role_name, user_id
 -- The RSSI's search by role name (20261121000900_reporting.sql, private.rights_matching).
 select private.create_trigram_index('user_rights_role_name_trgm_idx', 'public.user_rights', 'role_name');
 
+-- Not while a campaign's start or completion moves its rights and stamps them itself
+-- (private.apply_campaign_transition, 20261121000500_campaigns.sql).
 create trigger user_rights_set_updated_at
   before update on public.user_rights
-  for each row execute function private.set_updated_at();
+  for each row
+  when (current_setting('recertif.bulk_stamped', true) is distinct from 'on')
+  execute function private.set_updated_at();
 
 -- The condition repeats audit_row_change's own test of the suppression so that a campaign's start, which moves every
 -- in-scope right with its audit suppressed, does not queue one trigger event per right only for it to do nothing.
@@ -793,10 +797,12 @@ $$;
 
 -- No LIMIT in the query below: with one, the planner expects an offending row early and joins the two transition
 -- tables by a nested loop, which is quadratic when, as nearly always, there is none. The columns are compared one by
--- one rather than as JSON minus the workflow's keys, which cost seconds per 100,000 rows.
+-- one rather than as JSON minus the workflow's keys, which cost seconds per 100,000 rows. The join of a start's
+-- 200,000 rights sorts both sides: in memory, not in temporary files.
 create function private.guard_closed_campaign_rights_update() returns trigger
 language plpgsql security definer
 set search_path = ''
+set work_mem = '64MB'
 as $$
 declare
   offending uuid;

@@ -139,6 +139,46 @@ describe('starting a campaign makes its record', () => {
     expect(await item(first, right)).toMatchObject({ status: 'refused_manager' })
     expect(await item(third, right)).toMatchObject({ status: 'pending' })
   })
+
+  it('refuses, even as the owner, an item of a campaign that does not exist or has not started, in French', async () => {
+    const draft = await createDraftCampaign(db)
+    const addItem = (campaign: string) =>
+      asOwner(
+        `insert into public.campaign_items (campaign_id, right_id, holder_id, holder_name, holder_email, application_id, application_name, role_name, account_type, granted_at)
+         values ($1, $2, $3, 'X', 'x@example.com', $4, 'App', 'Rôle', 'standard', now())`,
+        [campaign, randomUUID(), demo.user.id, randomUUID()],
+      )
+    expectRefused(await addItem(randomUUID()), '23503', /^Cette campagne n'existe pas : aucun élément de revue ne peut lui être ajouté\.$/)
+    expectRefused(await addItem(draft), '23514', /^Une campagne en brouillon n'a pas encore d'éléments de revue/)
+    expect(await count(db, `select count(*) from public.campaign_items where campaign_id = $1`, [draft])).toBe(0)
+  })
+
+  it('stamps each right it takes, and at its completion each item and right it sends to the RA', async () => {
+    const application = await createApplication(db)
+    const right = await createRight(db, { applicationId: application, campaignId: null })
+    const stamps = async (campaign?: string) =>
+      one<{ right: Date; item: Date | null }>(
+        db,
+        `select ur.updated_at as right, (select i.updated_at from public.campaign_items i where i.campaign_id = $2 and i.right_id = ur.id) as item
+           from public.user_rights ur where ur.id = $1`,
+        [right, campaign ?? randomUUID()],
+      )
+    const imported = await stamps()
+    const campaign = await startedCampaign({ applicationId: application })
+    const started = await stamps(campaign)
+    expect(started.right.getTime()).toBeGreaterThan(imported.right.getTime())
+    await setStatus(campaign, 'completed')
+    const completed = await stamps(campaign)
+    expect(await item(campaign, right)).toMatchObject({ status: 'treatment_required' })
+    expect(completed.right.getTime()).toBeGreaterThan(started.right.getTime())
+    expect(completed.item!.getTime()).toBeGreaterThan(started.item!.getTime())
+    // Outside a transition the row trigger stamps as before.
+    const other = await createRight(db, { applicationId: application, campaignId: null })
+    const stamp = async () => (await one<{ at: Date }>(db, `select updated_at as at from public.user_rights where id = $1`, [other])).at.getTime()
+    const before = await stamp()
+    await db.query(`update public.user_rights set justification = 'Revue' where id = $1`, [other])
+    expect(await stamp()).toBeGreaterThan(before)
+  })
 })
 
 describe('deciding', () => {
