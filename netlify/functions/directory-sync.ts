@@ -1,4 +1,5 @@
-import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { serverClient } from './lib/supabase-server'
 
 /*
  * Directory synchronisation's part that needs the service role: POST /.netlify/functions/directory-sync with the
@@ -8,9 +9,11 @@ import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@
  *   { action: 'invite', emails }                     invitations: the screen sends an import's newcomers in
  *                                                    batches, each call well within a function's time limit
  * The database call is made with the caller's own token, so the database checks their role and audits them; only
- * what the auth admin API does (invite, ban, unban: GoTrue's `inviteUserByEmail` and `updateUserById` with
- * `ban_duration`) uses the service role, which never reaches the browser. Answers { report?, invited, already,
- * banned, unbanned, failures } where failures lists the e-mails the auth API refused, with its message.
+ * what the auth admin API does (ban, unban: GoTrue's `updateUserById` with `ban_duration`) uses the service role,
+ * which never reaches the browser. An invitation is a message of the notification outbox, written by
+ * `invitation_emails` in the caller's transaction; the notification pass makes its link (`generateLink`) and mails it.
+ * Answers { report?, invited, already, banned, unbanned, failures }: invited, the people whose invitation is queued;
+ * already, those who have a password already; failures, the e-mails the auth API refused, with its message.
  */
 
 const ERRORS = {
@@ -21,16 +24,6 @@ const ERRORS = {
   signIn: 'Vous devez être connecté.',
   notConfigured: "L'envoi des invitations est momentanément indisponible : le serveur n'est pas configuré.",
 } as const
-
-/**
- * The function never subscribes to realtime, but supabase-js asks for a WebSocket when a client is created, and Node 20
- * (which runs the function locally under Vite) has none: this stands in for it and refuses to be used.
- */
-class NoRealtime {
-  constructor() {
-    throw new Error('directory-sync does not use realtime')
-  }
-}
 
 // GoTrue's longest ban is a Go duration; 100 years is « until reactivated ».
 const BAN_DURATION = '876000h'
@@ -64,14 +57,8 @@ export default async (request: Request): Promise<Response> => {
     console.error('directory-sync: SUPABASE_URL, SUPABASE_ANON_KEY or SUPABASE_SERVICE_ROLE_KEY is not set')
     return answer(500, { error: ERRORS.notConfigured })
   }
-  const options = {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: NoRealtime as unknown as NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport'] },
-  }
-  const caller = createClient(url, anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } })
-  const admin = createClient(url, serviceKey, options)
-  // Where the invitation link leads: Netlify's site URL, else the address the app was reached at.
-  const setPasswordUrl = `${process.env.URL ?? new URL(request.url).origin}/mot-de-passe`
+  const caller = serverClient(url, anonKey, token)
+  const admin = serverClient(url, serviceKey)
 
   const outcome: SyncOutcome = { invited: [], already: [], banned: [], unbanned: [], failures: [] }
   if (body.action === 'import_directory') {
@@ -91,14 +78,14 @@ export default async (request: Request): Promise<Response> => {
   } else if (body.action === 'invite') {
     const { data, error } = await caller.rpc('invitation_emails', { p_emails: body.emails })
     if (error) return answer(error.code === '42501' ? 403 : 400, { error: error.message })
-    await invite(admin, (data as string[] | null) ?? [], setPasswordUrl, outcome)
+    for (const person of (data as { email: string; already: boolean }[] | null) ?? []) (person.already ? outcome.already : outcome.invited).push(person.email)
   } else {
     return answer(400, { error: ERRORS.action })
   }
   return answer(200, outcome)
 }
 
-// Calls to the auth admin API at once: a first import invites thousands of people, one request (and one e-mail) each.
+// Calls to the auth admin API at once: a complete import may ban hundreds of leavers, one request each.
 const CONCURRENCY = 8
 
 /** Runs work over every item, CONCURRENCY at a time. */
@@ -108,16 +95,6 @@ async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<voi
     while (next < items.length) await work(items[next++] as T)
   }
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker))
-}
-
-/** One invitation each; an address that already has an account (it signed in, or Google created it) is skipped. */
-async function invite(admin: SupabaseClient, emails: string[], redirectTo: string, outcome: SyncOutcome): Promise<void> {
-  await eachAtOnce(emails, async (email) => {
-    const { error } = await admin.auth.admin.inviteUserByEmail(email, { redirectTo })
-    if (!error) outcome.invited.push(email)
-    else if (error.code === 'email_exists') outcome.already.push(email)
-    else outcome.failures.push({ email, message: error.message })
-  })
 }
 
 /** Bans (or lifts the ban of) the auth accounts of these people; someone never invited has no account to ban. */

@@ -29,7 +29,7 @@ export function AuthProvider({
 }: AuthProviderProps) {
   const gateway = useAuthGateway(loadGateway)
   const { state, setState, beginSignOut } = useSessionState(gateway, storedSessionExists)
-  const { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn } = useSignIn(gateway, setState)
+  const { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession } = useSignIn(gateway, setState)
   const redirectRef = useRef(redirect)
   const { gatewayIfRequested } = gateway
 
@@ -49,8 +49,8 @@ export function AuthProvider({
   )
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, logout }),
-    [state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, logout],
+    () => ({ ...state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, logout }),
+    [state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, logout],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -14,6 +14,11 @@ export interface AuthContextValue {
   signInWithGoogle(input: { remember: boolean; returnTo: string }): Promise<void>
   /** Completes the Google sign-in and returns the path to go back to. */
   completeOAuthSignIn(code: string): Promise<string>
+  /**
+   * Makes the session a public page has just set on the client (an invitation's link, /mot-de-passe) the signed-in
+   * one: without it the provider, settled as signed out when the page loaded, would send the dashboard to /login.
+   */
+  adoptSession(): Promise<void>
   logout(reason?: LogoutReason): Promise<void>
 }
 

@@ -12,7 +12,7 @@ function unavailable(error: unknown): SignInError {
   return error instanceof SignInError ? error : new SignInError('unavailable', { cause: error })
 }
 
-/** The three ways in (password, Google, Google's return) and the profile each ends with. */
+/** The ways in (password, Google, Google's return, a session set by a public page) and the profile each ends with. */
 export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: SessionState) => void) {
   // The profile is what makes a session usable: without it the account is signed out again at once.
   const establish = useCallback(
@@ -101,5 +101,18 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
     [withGateway, establish],
   )
 
-  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn }
+  const adoptSession = useCallback<AuthContextValue['adoptSession']>(async () => {
+    const gateway = await withGateway()
+    let identity: AuthIdentity | null
+    try {
+      identity = await gateway.restoreSession()
+    } catch (error) {
+      console.error('Reading the new session failed', error)
+      throw unavailable(error)
+    }
+    if (!identity) throw new SignInError('unavailable')
+    await establish(gateway, identity)
+  }, [withGateway, establish])
+
+  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession }
 }

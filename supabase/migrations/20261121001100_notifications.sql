@@ -29,7 +29,10 @@ alter table public.campaigns
 grant update (notifications_enabled, reminders_enabled, reminder_days) on public.campaigns to authenticated;
 
 -- ─── The outbox ─────────────────────────────────────────────────────────────────────────────────────────────────
-create type public.notification_kind as enum ('campaign_started', 'stage_digest', 'reminder', 'escalation', 'campaign_decided');
+-- 'invitation': a person asked to set their password (invitation_emails, 20261121001200_directory_sync.sql).
+create type public.notification_kind as enum (
+  'campaign_started', 'stage_digest', 'reminder', 'escalation', 'campaign_decided', 'invitation'
+);
 create type public.notification_status as enum ('queued', 'sending', 'sent', 'failed');
 
 create table public.notifications (
@@ -138,8 +141,19 @@ set search_path = ''
 as $$ select private.clock() = pg_catalog.now() $$;
 
 -- ─── Campaign started ───────────────────────────────────────────────────────────────────────────────────────────
--- Runs after campaigns_apply_transition (triggers of one event fire in name order), once the items exist: one
--- insert … select … group by for the whole campaign.
+-- The start writes one row here, in its own transaction, so that no start goes untold; the next pass
+-- (run_notification_schedule, below, which the delivery runs before it claims) turns it into one message per reviewer
+-- with items waiting, their count and the end date, and removes it. Writing those 10,000 messages and more (one per
+-- holder and manager) inside the start cost the start of a 200,000-right campaign about a second (README,
+-- Performance). Nobody but the owner's code reads or writes it.
+create table private.campaign_start_notices (
+  campaign_id uuid primary key references public.campaigns (id) on delete cascade,
+  created_at timestamptz not null default private.clock()
+);
+alter table private.campaign_start_notices enable row level security;
+revoke all on private.campaign_start_notices from public, anon, authenticated, service_role;
+
+-- Runs only on a start with notifications on (the trigger's condition), and not for an event replayed at a past date.
 create function private.notify_campaign_started() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -148,13 +162,8 @@ begin
   if not private.notifications_live() then
     return null;
   end if;
-  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
-  select w.reviewer_id, w.reviewer_email, 'campaign_started', new.id,
-         jsonb_build_object('campaign_name', new.name, 'end_date', new.end_date, 'recipient_name', w.reviewer_name,
-                            'count', w.total, 'counts', w.counts),
-         'campaign_started:' || new.id || ':' || w.reviewer_id
-    from private.waiting_reviewers(array[new.id]) w
-  on conflict (dedupe_key) do nothing;
+  insert into private.campaign_start_notices (campaign_id) values (new.id)
+  on conflict (campaign_id) do nothing;
   return null;
 end;
 $$;
@@ -247,6 +256,9 @@ create trigger campaign_items_notify_moved
 
 -- ─── The time-driven pass ───────────────────────────────────────────────────────────────────────────────────────
 -- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:
+--   the starts' messages: for each campaign started since the last pass (campaign_start_notices) and still running
+--     with notifications on, one message per reviewer with items waiting now, their count and the end date, due in
+--     this pass; the notice goes either way;
 --   reminders: for each active campaign with reminders on, the latest of its reminder_days reached (end_date − d ≤
 --     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three;
 --   escalation: once the end date has passed, to each late reviewer's manager (their late reports) and to the
@@ -261,10 +273,41 @@ as $$
 declare
   v_today date := (coalesce(p_now, now()) at time zone 'Europe/Paris')::date;
   v_active uuid[];
+  v_started bigint;
   v_reminders bigint;
   v_escalations bigint;
   v_abandoned bigint;
 begin
+  -- Two passes at once: the second waits for the first's deletion and then finds nothing (and the dedupe key holds).
+  with told as (
+    delete from private.campaign_start_notices s
+    returning s.campaign_id
+  ),
+  started as (
+    select c.id, c.name, c.end_date
+      from public.campaigns c
+      join told t on t.campaign_id = c.id
+     where c.status = 'active' and c.notifications_enabled
+  )
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key, next_attempt_at)
+  select w.reviewer_id, w.reviewer_email, 'campaign_started', s.id,
+         jsonb_build_object('campaign_name', s.name, 'end_date', s.end_date, 'recipient_name', w.reviewer_name,
+                            'count', f.total, 'counts', f.counts),
+         'campaign_started:' || s.id || ':' || w.reviewer_id,
+         -- Due in this pass, whatever "now" it was given, and in any later one.
+         least(coalesce(p_now, now()), private.clock())
+    from started s
+    join private.waiting_reviewers((select array_agg(id) from started)) w on w.campaign_id = s.id
+    -- The start's first stage only (holders and managers): an item decided since then and waiting for BPO Métier or
+    -- BPO Groupe reaches them by the day's digest.
+   cross join lateral (
+     select coalesce((w.counts ->> 'user')::bigint, 0) + coalesce((w.counts ->> 'manager')::bigint, 0) as total,
+            w.counts - array['bpo_metier', 'bpo_groupe'] as counts
+   ) f
+   where f.total > 0
+  on conflict (dedupe_key) do nothing;
+  get diagnostics v_started = row_count;
+
   select coalesce(array_agg(c.id), '{}') into v_active
     from public.campaigns c
    where c.status = 'active' and c.notifications_enabled;
@@ -326,7 +369,8 @@ begin
      and n.attempts >= private.notification_max_attempts();
   get diagnostics v_abandoned = row_count;
 
-  return jsonb_build_object('reminders', v_reminders, 'escalations', v_escalations, 'abandoned', v_abandoned);
+  return jsonb_build_object('started', v_started, 'reminders', v_reminders, 'escalations', v_escalations,
+                            'abandoned', v_abandoned);
 end;
 $$;
 
@@ -345,7 +389,10 @@ as $$
      where n.status in ('queued', 'sending')
        and n.next_attempt_at <= coalesce(p_now, now())
        and n.attempts < private.notification_max_attempts()
-     order by n.next_attempt_at
+       -- A leaver's invitation waits unsent: its link would make them an account. Reactivated, they get it.
+       and (n.kind <> 'invitation' or exists (select 1 from public.users u where u.id = n.recipient_id and u.active))
+     -- Reviewers' messages first: the thousands of invitations of a first import must not hold a campaign's back.
+     order by n.kind = 'invitation', n.next_attempt_at
      limit least(greatest(coalesce(p_limit, 50), 1), 500)
      for update skip locked
   )

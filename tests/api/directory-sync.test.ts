@@ -1,16 +1,21 @@
 // Leavers and invitations through the real local server and supabase-js: a deactivated person is refused at sign-in
-// as GoTrue refuses a banned account, and the directory-sync function invites new people and bans leavers through the
-// auth admin API with the service role, after the database has checked the caller.
+// as GoTrue refuses a banned account; the directory-sync function bans leavers through the auth admin API with the
+// service role, after the database has checked the caller, and queues invitations in the notification outbox, whose
+// pass mails a link made by the admin API (generateLink) that signs the person in once, within 24 hours.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import directorySync, { type SyncOutcome } from '../../netlify/functions/directory-sync'
+import { passSettingsFromEnv, runNotificationPass } from '../../netlify/functions/notifications/run'
+import { startMailCatcher, type MailCatcher } from '../../supabase/local/mail/catcher'
 import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
 
 let backend: TestBackend
+let catcher: MailCatcher
 const saved = { ...process.env }
 
 beforeAll(async () => {
   backend = await startTestBackend()
+  catcher = await startMailCatcher({ smtpPort: 0, webPort: 0 })
   process.env.SUPABASE_URL = backend.url
   process.env.SUPABASE_ANON_KEY = backend.server.config.anonKey
   process.env.SUPABASE_SERVICE_ROLE_KEY = backend.server.config.serviceRoleKey
@@ -18,6 +23,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   process.env = saved
+  await catcher?.close()
   await backend.close()
 })
 
@@ -73,7 +79,7 @@ describe('leavers', () => {
 })
 
 describe('the directory-sync function', () => {
-  it('imports as the caller, invites the new people and bans the leavers through the admin API', async () => {
+  it("imports as the caller, queues the new people's invitations and bans the leavers through the admin API", async () => {
     const newcomer = `arrivee.${randomUUID().slice(0, 8)}@example.org`
     const response = await callFunction(await tokenOf('admin@example.com'), {
       action: 'import_directory',
@@ -83,11 +89,11 @@ describe('the directory-sync function', () => {
     expect(response.status).toBe(200)
     const outcome = (await response.json()) as SyncOutcome
     expect(outcome).toMatchObject({ invited: [], failures: [], report: { success: true, created: 1, invite: [newcomer] } })
-    // The screen then sends the newcomers' invitations.
+    // The screen then asks for the newcomers' invitations: they wait in the outbox, no auth e-mail is sent.
     const invitation = await callFunction(await tokenOf('admin@example.com'), { action: 'invite', emails: [newcomer] })
-    expect(await invitation.json()).toMatchObject({ invited: [newcomer], failures: [] })
-    const account = await backend.db.query<{ invited: boolean }>(`select invited_at is not null as invited from auth.users where email = $1`, [newcomer])
-    expect(account.rows).toEqual([{ invited: true }])
+    expect(await invitation.json()).toMatchObject({ invited: [newcomer], already: [], failures: [] })
+    const queued = await backend.db.query(`select kind::text, status::text from public.notifications where recipient_email = $1`, [newcomer])
+    expect(queued.rows).toEqual([{ kind: 'invitation', status: 'queued' }])
 
     // Thomas signs in, then leaves: his account is banned, not only refused by the local directory check.
     await backend.serviceClient().auth.admin.createUser({ email: 'thomas.roux@example.com', password: DEMO_PASSWORD, email_confirm: true })
@@ -109,5 +115,78 @@ describe('the directory-sync function', () => {
     expect(invite.status).toBe(403)
     const found = await backend.db.query(`select 1 from auth.users where email = $1 union all select 1 from public.users where email = $1`, [stranger])
     expect(found.rows).toEqual([])
+  })
+})
+
+describe('invitations through the outbox', () => {
+  const SITE = 'http://127.0.0.1:5173'
+  const pass = () => {
+    const settings = passSettingsFromEnv({
+      SUPABASE_URL: backend.url,
+      SUPABASE_SERVICE_ROLE_KEY: backend.server.config.serviceRoleKey,
+      SMTP_URL: catcher.smtpUrl,
+      NOTIFICATIONS_FROM: 'Recertif <no-reply@recertif.example>',
+      APP_URL: SITE,
+    })
+    if (!settings.ok) throw new Error(settings.problems.join('; '))
+    return runNotificationPass(settings)
+  }
+  /** The link of the invitation mailed to this address, from the mail catcher. */
+  const linkFor = (address: string) => {
+    const mails = catcher.messages().filter((m) => m.envelope.to.includes(address))
+    expect(mails.map((m) => m.subject)).toEqual(['Votre accès à Recertif : choisissez votre mot de passe'])
+    const link = /Choisir mon mot de passe : (\S+)/.exec(mails[0]?.text ?? '')?.[1]
+    if (!link) throw new Error(`no link in the mail to ${address}`)
+    return link
+  }
+  /** Where following the link leads (GoTrue's /verify answers with a redirect). */
+  const follow = async (link: string) => new URL((await fetch(link, { redirect: 'manual' })).headers.get('location') ?? '')
+  const invite = async (address: string) => {
+    const admin = await tokenOf('admin@example.com')
+    await callFunction(admin, {
+      action: 'import_directory',
+      rows: [{ line: 2, email: address, first_name: 'Léa', last_name: 'Invitée' }],
+      complete: false,
+    })
+    return (await (await callFunction(admin, { action: 'invite', emails: [address] })).json()) as SyncOutcome
+  }
+
+  it("mails a French invitation whose link, made with the admin API, signs the person in once and leads to /mot-de-passe", async () => {
+    const address = `invitee.${randomUUID().slice(0, 8)}@example.org`
+    expect(await invite(address)).toMatchObject({ invited: [address] })
+    const report = await pass()
+    expect(report.failed).toBe(0)
+    const link = linkFor(address)
+
+    const landing = await follow(link)
+    expect(`${landing.origin}${landing.pathname}`).toBe(`${SITE}/mot-de-passe`)
+    const session = new URLSearchParams(landing.hash.slice(1))
+    expect(session.get('type')).toBe('invite')
+    const client = backend.client()
+    const set = await client.auth.setSession({ access_token: session.get('access_token') ?? '', refresh_token: session.get('refresh_token') ?? '' })
+    expect(set.error).toBeNull()
+    expect((await client.auth.updateUser({ password: 'Bienvenue2026!' })).error).toBeNull()
+    expect((await backend.client().auth.signInWithPassword({ email: address, password: 'Bienvenue2026!' })).error).toBeNull()
+
+    // Used once: the same link now leads to the page's French refusal (error_code otp_expired).
+    expect(new URLSearchParams((await follow(link)).hash.slice(1)).get('error_code')).toBe('otp_expired')
+    // With a password, the person needs no invitation any more.
+    expect(await invite(address)).toMatchObject({ invited: [], already: [address] })
+  })
+
+  it('lets the link expire after 24 hours', async () => {
+    const address = `late.${randomUUID().slice(0, 8)}@example.org`
+    await invite(address)
+    await pass()
+    const link = linkFor(address)
+    const { config } = backend.server
+    config.now = () => new Date(Date.now() + 25 * 3_600_000)
+    try {
+      const landing = await follow(link)
+      expect(`${landing.origin}${landing.pathname}`).toBe(`${SITE}/mot-de-passe`)
+      expect(new URLSearchParams(landing.hash.slice(1)).get('error_code')).toBe('otp_expired')
+    } finally {
+      delete config.now
+    }
   })
 })

@@ -174,7 +174,7 @@ describe('recurring campaigns and automatic start (issue 15, point 5)', () => {
 })
 
 describe('failures and concurrent runs', () => {
-  it('loses nothing and sends nothing twice when the SMTP server refuses, then accepts', async () => {
+  it('loses nothing and sends nothing twice when the SMTP server refuses for most of an hour, then accepts', async () => {
     const campaign = await startCampaignFor([1, 1, 1])
     const people = [campaign.manager, ...campaign.holders]
     const flaky = await startFlakyServer()
@@ -191,13 +191,22 @@ describe('failures and concurrent runs', () => {
       expect(rows.rows).toHaveLength(4)
       for (const row of rows.rows) expect(row).toMatchObject({ status: 'queued', attempts: 1, last_error: expect.stringContaining('451') })
 
-      // Within the backoff, a pass leaves them alone; after it, with the server back, each is sent once.
+      // Within the backoff, a pass leaves them alone. The server stays down for the passes of the next quarter of an
+      // hour, each try after a wait twice as long (5, then 10 minutes): still queued, none given up.
       expect((await runNotificationPass(settings(flaky.url), new Date(now + 60_000))).claimed).toBe(0)
+      expect((await runNotificationPass(settings(flaky.url), new Date(now + 6 * 60_000))).failed).toBe(4)
+      expect((await runNotificationPass(settings(flaky.url), new Date(now + 10 * 60_000))).claimed).toBe(0)
+      expect((await runNotificationPass(settings(flaky.url), new Date(now + 17 * 60_000))).failed).toBe(4)
+      expect(flaky.refusals()).toBe(12)
+      const waiting = await backend.db.query<{ status: string; attempts: number }>(`select status, attempts from public.notifications where campaign_id = $1`, [campaign.id])
+      expect(waiting.rows).toEqual(Array.from({ length: 4 }, () => ({ status: 'queued', attempts: 3 })))
+
+      // Back within the hour: each is sent once, and later passes send nothing again.
       flaky.accept()
-      await runNotificationPass(settings(flaky.url), new Date(now + 6 * 60_000))
-      await runNotificationPass(settings(flaky.url), new Date(now + 60 * 60_000))
+      expect((await runNotificationPass(settings(flaky.url), new Date(now + 60 * 60_000))).sent).toBe(4)
+      await runNotificationPass(settings(flaky.url), new Date(now + 2 * 60 * 60_000))
       expect(Object.fromEntries(people.map((p) => [p, flaky.received.get(p)]))).toEqual(Object.fromEntries(people.map((p) => [p, 1])))
-      const sent = await one<{ n: number }>(backend.db, `select count(*)::int as n from public.notifications where campaign_id = $1 and status = 'sent' and attempts = 2`, [campaign.id])
+      const sent = await one<{ n: number }>(backend.db, `select count(*)::int as n from public.notifications where campaign_id = $1 and status = 'sent' and attempts = 4`, [campaign.id])
       expect(sent.n).toBe(4)
     } finally {
       await flaky.close()
@@ -210,6 +219,9 @@ describe('failures and concurrent runs', () => {
     const [first, second] = await Promise.all([runNotificationPass(settings(catcher.smtpUrl)), runNotificationPass(settings(catcher.smtpUrl))])
     expect(first!.sent + second!.sent).toBeGreaterThanOrEqual(people.length)
     expect(caughtFor(people).map((m) => m.envelope.to[0]).sort()).toEqual([...people].sort())
+    // No message was claimed by both: each was tried once, and sent.
+    const rows = await backend.db.query<{ status: string; attempts: number }>(`select status, attempts from public.notifications where campaign_id = $1`, [campaign.id])
+    expect(rows.rows).toEqual(Array.from({ length: people.length }, () => ({ status: 'sent', attempts: 1 })))
   })
 })
 
@@ -239,6 +251,8 @@ describe('Envoyer maintenant', () => {
 
   it('sends a given-up message again for an admin', async () => {
     const campaign = await startCampaignFor([1])
+    // The pass that wrote the start's messages, whose every try then failed.
+    await backend.db.query(`select public.run_notification_schedule()`)
     await backend.db.query(`update public.notifications set status = 'failed', attempts = 8 where campaign_id = $1`, [campaign.id])
     const response = await callSendNow(adminToken)
     expect(response.status).toBe(200)

@@ -76,6 +76,8 @@ describe('who may import, deactivate and invite', () => {
 
   it.each(others)('%s cannot import the directory or applications, deactivate anyone or invite', async (caller) => {
     const before = await snapshot()
+    const invitations = () => db.query(`select id from public.notifications where kind = 'invitation' order by id`).then((r) => r.rows)
+    const invitationsBefore = await invitations()
     const person = lines([{ email: email('refus') }])
     const outcomes = [
       await importDirectory(caller, person),
@@ -88,21 +90,47 @@ describe('who may import, deactivate and invite', () => {
       else expectRefused(outcome, '42501', /Seuls les administrateurs et le RSSI/)
     }
     expect(await snapshot()).toEqual(before)
+    expect(await invitations()).toEqual(invitationsBefore)
   })
 
-  it.each(['admin', 'rssi'] as const)('%s imports, deactivates, reactivates and lists whom to invite', async (caller) => {
+  it.each(['admin', 'rssi'] as const)('%s imports, deactivates, reactivates and invites through the outbox', async (caller) => {
     const address = email(caller)
     const report = await importDirectory(caller, lines([{ email: address }]))
     expect(report.value).toMatchObject({ success: true, created: 1, invite: [address] })
     const { id } = await one<{ id: string }>(db, `select id from public.users where email = $1`, [address])
-    const invited = await actAs(db, caller, async (tx) => (await tx.query<{ e: string }>(`select public.invitation_emails($1::text[]) as e`, [[address.toUpperCase()]])).rows)
-    expect(invited).toEqual([{ e: address }])
+    const invite = async (emails: string[]) =>
+      actAs(db, caller, async (tx) => (await tx.query<{ email: string; already: boolean }>(`select * from public.invitation_emails($1::text[])`, [emails])).rows)
+    const outbox = async () =>
+      (await db.query<{ kind: string; status: string; recipient_id: string; payload: Record<string, unknown> }>(
+        `select kind::text, status::text, recipient_id::text, payload from public.notifications where recipient_email = $1`, [address])).rows
+    expect(await invite([address.toUpperCase()])).toEqual([{ email: address, already: false }])
+    // The invitation is in the outbox with the request, for the pass to make its link and mail it; asked again while
+    // it waits, it stays one message.
+    expect(await invite([address])).toEqual([{ email: address, already: false }])
+    const inviter = await one<{ n: string }>(db, `select first_name || ' ' || last_name as n from public.users where id = $1`, [demo[caller].id])
+    expect(await outbox()).toEqual([{ kind: 'invitation', status: 'queued', recipient_id: id, payload: expect.objectContaining({ inviter_name: inviter.n }) }])
+    // Once sent, a new request queues it again (the first link may have expired).
+    await db.query(`update public.notifications set status = 'sent', attempts = 1, sent_at = now() where recipient_email = $1`, [address])
+    await invite([address])
+    expect((await outbox()).map((row) => row.status)).toEqual(['queued'])
+    // Someone who already has a password needs no invitation.
+    await db.query(`update public.notifications set status = 'sent' where recipient_email = $1`, [address])
+    await db.query(`insert into auth.users (id, aud, role, email, email_confirmed_at) values (gen_random_uuid(), 'authenticated', 'authenticated', $1, now())`, [address])
+    expect(await invite([address])).toEqual([{ email: address, already: true }])
+    expect((await outbox()).map((row) => row.status)).toEqual(['sent'])
     await actAs(db, caller, (tx) => tx.query(`select public.set_user_active($1, false)`, [id]))
     expect(await one(db, `select active, deactivated_by::text as by from public.users where id = $1`, [id])).toEqual({ active: false, by: demo[caller].id })
-    // A leaver is not invited.
-    expect(await actAs(db, caller, async (tx) => (await tx.query(`select public.invitation_emails($1::text[]) as e`, [[address]])).rows)).toEqual([])
+    // A leaver is not invited, and an invitation still waiting when they left is not sent: its link would make them
+    // an account. Reactivated, they get it.
+    expect(await invite([address])).toEqual([])
+    await db.query(`update public.notifications set status = 'queued', attempts = 0, next_attempt_at = now() where recipient_email = $1`, [address])
+    const claimed = async () =>
+      (await actAs(db, 'service_role', async (tx) => (await tx.query<{ recipient_email: string }>(`select recipient_email from public.claim_notifications(500, now() + interval '1 day')`)).rows))
+        .map((row) => row.recipient_email)
+    expect(await claimed()).not.toContain(address)
     await actAs(db, caller, (tx) => tx.query(`select public.set_user_active($1, true)`, [id]))
     expect(await one(db, `select active, deactivated_at from public.users where id = $1`, [id])).toEqual({ active: true, deactivated_at: null })
+    expect(await claimed()).toContain(address)
   })
 
   it('nobody deactivates themselves, and nobody writes active through the API', async () => {

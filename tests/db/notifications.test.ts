@@ -69,19 +69,52 @@ function schedule(now: string) {
 }
 
 describe('campaign started', () => {
-  it('writes one message per reviewer with items waiting, with their count, in the start transaction', async () => {
+  const notices = (id: string) => count(db, `select count(*) from private.campaign_start_notices where campaign_id = $1`, [id])
+
+  it('records the start in its own transaction, and the next pass writes one message per reviewer with items waiting, with their count', async () => {
+    expect(await notices(campaign)).toBe(1)
+    const now = new Date().toISOString()
+    expect(await schedule(now)).toMatchObject({ started: 4 })
     const started = await messages(`campaign_id = $1 and kind = 'campaign_started'`, [campaign])
     const byRecipient = Object.fromEntries(started.map((m) => [m.recipient_id, m.payload.count]))
     expect(byRecipient).toEqual({ [holderA.id]: 3, [holderB.id]: 1, [manager.id]: 3, [otherManager.id]: 1 })
     expect(started.every((m) => m.status === 'queued')).toBe(true)
-    expect(started.find((m) => m.recipient_id === manager.id)?.payload.counts).toEqual({ manager: 3 })
+    expect(started.find((m) => m.recipient_id === manager.id)?.payload).toMatchObject({ counts: { manager: 3 }, end_date: endDate })
+    // Due in that very pass, whose claim comes right after it.
+    expect(await count(db, `select count(*) from public.notifications where campaign_id = $1 and next_attempt_at <= $2`, [campaign, now])).toBe(4)
+    // Told once: the notice is gone, and a second pass writes nothing more.
+    expect(await notices(campaign)).toBe(0)
+    expect(await schedule(now)).toMatchObject({ started: 0 })
+    expect(await messages(`campaign_id = $1 and kind = 'campaign_started'`, [campaign])).toHaveLength(4)
   })
 
-  it('writes nothing for a campaign whose notifications are off', async () => {
+  it('tells, at the pass, the holders and managers what still waits for them then, and nobody else', async () => {
+    const application = await createApplication(db, { bpoMetier: bpoMetier.id })
+    const decided = await createRight(db, { holder: holderB.id, applicationId: application, campaignId: null })
+    await createRight(db, { holder: holderB.id, applicationId: application, campaignId: null })
+    const id = await startCampaign(application)
+    expect((await decide(db, otherManager, decided, 'validated_manager')).ok).toBe(true)
+    await schedule(new Date().toISOString())
+    const told = await messages(`campaign_id = $1 and kind = 'campaign_started'`, [id])
+    expect(Object.fromEntries(told.map((m) => [m.recipient_id, m.payload]))).toEqual({
+      [holderB.id]: expect.objectContaining({ count: 1, counts: { user: 1 } }),
+      [otherManager.id]: expect.objectContaining({ count: 1, counts: { manager: 1 } }),
+    })
+  })
+
+  it('writes nothing for a campaign whose notifications are off, at the start or by the pass', async () => {
     const quiet = await createApplication(db, { bpoMetier: bpoMetier.id })
     await createRight(db, { holder: holderA.id, applicationId: quiet, campaignId: null })
     const id = await startCampaign(quiet, 'notifications_enabled = false')
-    expect(await count(db, `select count(*) from public.notifications where campaign_id = $1`, [id])).toBe(0)
+    expect(await notices(id)).toBe(0)
+    // Turned off between the start and the pass: nobody is told either.
+    const later = await createApplication(db, { bpoMetier: bpoMetier.id })
+    await createRight(db, { holder: holderA.id, applicationId: later, campaignId: null })
+    const muted = await startCampaign(later)
+    await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set notifications_enabled = false where id = $1`, [muted]))
+    await schedule(new Date().toISOString())
+    expect(await count(db, `select count(*) from public.notifications where campaign_id = any ($1)`, [[id, muted]])).toBe(0)
+    expect(await notices(muted)).toBe(0)
   })
 })
 

@@ -2,10 +2,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { toCsv } from '../../src/lib/csv'
 import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
 import { serviceClient, signedInClient, type ApiClient } from './support/api'
+import { deliverOutbox, mailsTo } from './support/mail'
 
 // Issue 16's journey: an administrator imports a directory of 2,000 people with a manager tree, then a second file, in
-// « Import complet » mode, that moves 10, adds 5 and leaves 3 out. The 3 can no longer sign in and their rights are the
-// RSSI's first risk. The people are this run's own (their e-mails carry RUN); the second file also lists everyone else who is
+// « Import complet » mode, that moves 10, adds 5 and leaves 3 out. The 3 can no longer sign in, their rights are the
+// RSSI's first risk, and the item waiting for one of them (a BPO Métier) goes to the campaign's fallback reviewer. The people are this run's own (their e-mails carry RUN); the second file also lists everyone else who is
 // active, as an HR export would, so that nobody else leaves the shared backend's directory.
 const RUN = Date.now().toString(36)
 const HEADER = ['E-mail', 'Prénom', 'Nom', 'Poste', 'Département', 'E-mail du manager', 'Rôle']
@@ -21,6 +22,9 @@ interface Person {
   role: string
 }
 
+/** The one of the three leavers who reviews: the BPO Métier of an application of this run. */
+const BPO_LEAVER = 1500
+
 /** 2,000 people: 20 department heads, each with about 100 people under 4 team managers. */
 function firstDirectory(): Person[] {
   return Array.from({ length: 2000 }, (_, index) => {
@@ -34,7 +38,7 @@ function firstDirectory(): Person[] {
       position: head ? 'Directeur' : teamManager ? 'Chef d’équipe' : 'Collaborateur',
       department: `Département ${index % 20}`,
       manager_email: manager,
-      role: head || teamManager ? 'manager' : 'user',
+      role: head || teamManager ? 'manager' : index === BPO_LEAVER ? 'bpo_metier' : 'user',
     }
   })
 }
@@ -67,6 +71,42 @@ async function activeDirectory(): Promise<Person[]> {
     people.push(...rows.map(({ manager, ...person }) => ({ ...person, manager_email: manager?.email ?? null })))
     if (rows.length < 1000) return people
   }
+}
+
+/**
+ * A running campaign over an application whose BPO Métier is the given person, with the rssi as fallback reviewer and
+ * one right that the holder's manager has validated: it now waits for that BPO Métier.
+ */
+async function rightWaitingFor(bpoEmail: string): Promise<{ campaignId: string; rightId: string }> {
+  const { data: people, error } = await service.from('users').select('id, email').in('email', [bpoEmail, 'user@example.com', 'ra@example.com', 'rssi@example.com'])
+  if (error) throw error
+  const idOf = (address: string) => people.find((person) => person.email === address)!.id
+  const app = await service.from('applications').insert({ name: `Départs ${RUN}`, ra_id: idOf('ra@example.com'), bpo_metier_id: idOf(bpoEmail) }).select('id').single()
+  if (app.error) throw app.error
+  const right = await service
+    .from('user_rights')
+    .insert({ user_id: idOf('user@example.com'), application_id: app.data.id, role_name: `Revue des départs ${RUN}`, account_type: 'standard' })
+    .select('id')
+    .single()
+  if (right.error) throw right.error
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+  const campaign = await admin.from('campaigns').insert({ name: `Départs ${RUN}`, application_id: app.data.id, start_date: day(0), end_date: day(30) }).select('id').single()
+  if (campaign.error) throw campaign.error
+  const started = await admin.from('campaigns').update({ status: 'active' }).eq('id', campaign.data.id)
+  if (started.error) throw started.error
+  const fallback = await admin.rpc('set_campaign_fallback_reviewers', { p_campaign_id: campaign.data.id, p_user_ids: [idOf('rssi@example.com')] })
+  if (fallback.error) throw fallback.error
+  const manager = await signedInClient('manager@example.com')
+  const validated = await manager.rpc('validate_user_right', { right_id: right.data.id, new_status: 'validated_manager' })
+  if (validated.error) throw validated.error
+  return { campaignId: campaign.data.id, rightId: right.data.id }
+}
+
+/** The rights the rssi decides as the campaign's fallback reviewer. */
+async function fallbackQueue(): Promise<string[]> {
+  const { data, error } = await rssi.rpc('delegated_review_queue')
+  if (error) throw error
+  return (data as { right_id: string; acting_as: string }[]).filter((row) => row.acting_as === 'fallback').map((row) => row.right_id)
 }
 
 async function deactivatedRisk(): Promise<{ key: string; label: string; count: number }> {
@@ -117,13 +157,25 @@ describe('directory import', () => {
     await signIn(page, 'admin@example.com')
     // Bottom of the tree first: each manager comes after the people they manage.
     const created = await importThroughDialog(csvFile('annuaire.csv', [...first].reverse()), { complete: false, expect: /^Annuaire : 2\s000 créations/ })
-    expect(created).toMatch(/2\s000 personnes créées.*2\s000 invitations envoyées/)
+    expect(created).toMatch(/2\s000 personnes créées.*2\s000 invitations programmées/)
     const { data: tree } = await service.from('users').select('email, manager:manager_id(email)').in('email', [email(0), email(25), email(1999)])
     expect(Object.fromEntries((tree as unknown as { email: string; manager: { email: string } | null }[]).map((p) => [p.email, p.manager?.email ?? null]))).toEqual({
       [email(0)]: null,
       [email(25)]: email(5),
       [email(1999)]: email(20 + (1999 % 80)),
     })
+
+    // The invitations wait in the outbox; the pass mails them (and makes the accounts their links sign in to).
+    await deliverOutbox()
+    // The mail catcher keeps the latest 200 messages: the outbox says that all 2,000 went.
+    const { count: invitationsSent, error: outboxError } = await service
+      .from('notifications')
+      .select('id', { count: 'exact', head: true })
+      .eq('kind', 'invitation')
+      .eq('status', 'sent')
+      .like('recipient_email', `dir.${RUN}.%`)
+    expect(outboxError).toBeNull()
+    expect(invitationsSent).toBe(2000)
 
     // The three who will leave have signed in once and hold rights.
     const { data: accounts } = await service.rpc('auth_account_ids', { p_emails: leavers.map((p) => p.email) })
@@ -137,17 +189,26 @@ describe('directory import', () => {
     })
     expect(rights.error).toBeNull()
     const riskBefore = await deactivatedRisk()
+    // One of them reviews an item of a running campaign: while they are here, it is theirs, not the fallback's.
+    const waiting = await rightWaitingFor(leavers[0]!.email)
+    expect(leavers[0]!.email).toBe(email(BPO_LEAVER))
+    expect(await fallbackQueue()).not.toContain(waiting.rightId)
 
     // The second file: everyone active but the three, ten moved to another manager, five more.
     const moved = new Set(first.slice(1000, 1010).map((p) => p.email))
     const second = (await activeDirectory())
       .filter((p) => !leavers.some((leaver) => leaver.email === p.email))
       .map((p) => (moved.has(p.email) ? { ...p, manager_email: email(99) } : p))
+    // Delivering 2,000 invitations takes minutes, in which the idle page was signed out (SPEC §9: five minutes).
+    await context.close()
+    context = await newContext(browser)
+    page = await context.newPage()
+    await signIn(page, 'admin@example.com')
     const outcome = await importThroughDialog(csvFile('annuaire-complet.csv', [...second, ...added]), {
       complete: true,
       expect: /^Import complet : 3 personnes quitteront l'annuaire/,
     })
-    expect(outcome).toMatch(/5 personnes créées, \d+ mises à jour, 3 personnes désactivées, 5 invitations envoyées/)
+    expect(outcome).toMatch(/5 personnes créées, \d+ mises à jour, 3 personnes désactivées, 5 invitations programmées/)
     // The ten moved, at least: people other journeys made on the shared backend may be normalised by the round trip.
     expect(Number(/(\d+) mises à jour/.exec(outcome)?.[1])).toBeGreaterThanOrEqual(10)
     const { data: movedNow, error: movedError } = await service.from('users').select('email, manager:manager_id(email)').in('email', [...moved])
@@ -161,6 +222,19 @@ describe('directory import', () => {
     }
     const riskAfter = await deactivatedRisk()
     expect(riskAfter).toEqual({ key: 'deactivated', label: 'Comptes désactivés avec droits actifs', count: riskBefore.count + 3 })
+
+    // Their pending item went to the fallback reviewer, who decides it; the campaign counts it among those without
+    // reviewer, and no longer under the leaver.
+    expect(await fallbackQueue()).toContain(waiting.rightId)
+    const decided = await rssi.rpc('validate_user_right', { right_id: waiting.rightId, new_status: 'validated_bpo_metier' })
+    expect(decided.error).toBeNull()
+    const { data: signoffs, error: signoffsError } = await admin.rpc('campaign_signoffs_for_evidence', { p_campaign_id: waiting.campaignId })
+    expect(signoffsError).toBeNull()
+    const stages = signoffs as { stage: string; reviewer_email: string | null }[]
+    expect(stages.filter((row) => row.stage === 'bpo_metier').map((row) => row.reviewer_email)).toEqual([null])
+    // The five newcomers' invitations, and the campaign's messages, leave the shared outbox empty for other journeys.
+    await deliverOutbox()
+    expect(await mailsTo(added[0]!.email)).toHaveLength(1)
 
     // On the RSSI's dashboard, first of the risks.
     const rssiContext = await newContext(browser)

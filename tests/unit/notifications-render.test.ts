@@ -82,11 +82,46 @@ describe('dispatchNotifications', () => {
         return {}
       },
     }
-    const report = await dispatchNotifications({ rpc, mailer, now: new Date('2026-12-21T10:00:00Z'), from: 'no-reply@recertif.example', appUrl: APP_URL })
+    const inviteLink = async () => {
+      throw new Error('not an invitation')
+    }
+    const report = await dispatchNotifications({ rpc, mailer, now: new Date('2026-12-21T10:00:00Z'), from: 'no-reply@recertif.example', appUrl: APP_URL, inviteLink })
     expect(report).toEqual({ campaignsCreated: 1, campaignsStarted: 2, reminders: 1, escalations: 0, claimed: 4, sent: 1, failed: 3 })
     expect(tried).toHaveLength(3)
     expect(finished.map((f) => [f.p_id, f.p_ok])).toEqual([['a', true], ['b', false], ['c', false], ['d', false]])
     expect(finished[1]?.p_error).toBe("Échec de l'envoi SMTP (code=EENVELOPE command=RCPT TO responseCode=451)")
     expect(finished[3]?.p_error).toBe("Échec de l'envoi SMTP (code=ECONNECTION)")
+  })
+
+  it('mails an invitation with the link made when it is sent, and records a link that could not be made as a failure', async () => {
+    const invitation = (id: string, recipient: string) => ({ id, kind: 'invitation' as const, recipient_email: recipient, payload: { recipient_name: 'Nina <Arrivée>', inviter_name: 'Alice Admin' } })
+    const { rpc, finished } = fakeRpc([invitation('i1', 'nina@example.org'), invitation('i2', 'deja@example.org')])
+    const mails: { to: unknown; subject: unknown; text: unknown; html: unknown }[] = []
+    const asked: [string, string][] = []
+    const inviteLink = async (email: string, redirectTo: string) => {
+      asked.push([email, redirectTo])
+      if (email === 'deja@example.org') throw new Error('email_exists: A user with this email address has already been registered')
+      return 'https://auth.example/verify?token=abc&type=invite&redirect_to=https%3A%2F%2Frecertif.example%2Fmot-de-passe'
+    }
+    const mailer: MailSender = { sendMail: async ({ to, subject, text, html }) => mails.push({ to, subject, text, html }) }
+    const report = await dispatchNotifications({ rpc, mailer, now: new Date('2026-12-21T10:00:00Z'), from: 'no-reply@recertif.example', appUrl: APP_URL, inviteLink })
+
+    expect(asked).toEqual([
+      ['nina@example.org', 'https://recertif.example/mot-de-passe'],
+      ['deja@example.org', 'https://recertif.example/mot-de-passe'],
+    ])
+    expect(report).toMatchObject({ claimed: 2, sent: 1, failed: 1 })
+    expect(mails).toHaveLength(1)
+    expect(mails[0]).toMatchObject({ to: 'nina@example.org', subject: 'Votre accès à Recertif : choisissez votre mot de passe' })
+    expect(mails[0]?.text).toContain('Bonjour Nina <Arrivée>,')
+    expect(mails[0]?.text).toContain('Alice Admin vous invite à rejoindre Recertif')
+    expect(mails[0]?.text).toContain('Choisir mon mot de passe : https://auth.example/verify?token=abc&type=invite')
+    expect(mails[0]?.text).toContain('expire au bout de 24 heures')
+    expect(mails[0]?.html).toContain('Nina &#60;Arrivée&#62;')
+    expect(mails[0]?.html).toContain('href="https://auth.example/verify?token=abc&#38;type=invite')
+    expect(finished.map((f) => [f.p_id, f.p_ok, f.p_error])).toEqual([
+      ['i1', true, null],
+      ['i2', false, "Échec de la création du lien d'invitation (email_exists: A user with this email address has already been registered)"],
+    ])
   })
 })

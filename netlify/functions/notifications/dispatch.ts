@@ -16,6 +16,11 @@ export interface DispatchOptions {
   now: Date
   from: string
   appUrl: string
+  /**
+   * The link of an invitation to this address, leading to appUrl's /mot-de-passe: the auth admin API's generateLink
+   * with the service role. Made when the mail is sent, so that the link's lifetime starts then, not when it was queued.
+   */
+  inviteLink: (email: string, redirectTo: string) => Promise<string>
   batchSize?: number
 }
 
@@ -39,9 +44,10 @@ const UNREACHABLE = new Set(['ECONNECTION', 'ECONNREFUSED', 'ETIMEDOUT', 'ESOCKE
  * later with a growing wait, and gives up visibly); once the server is unreachable, the batch's remaining messages are
  * recorded failed with the same error without waiting for it again.
  */
-export async function dispatchNotifications({ rpc, mailer, now, from, appUrl, batchSize = 50 }: DispatchOptions): Promise<DispatchReport> {
+export async function dispatchNotifications({ rpc, mailer, now, from, appUrl, inviteLink, batchSize = 50 }: DispatchOptions): Promise<DispatchReport> {
   const at = now.toISOString()
-  // The campaigns first: a campaign started here writes its start's messages, which this same pass then sends.
+  // The campaigns first: a campaign started here leaves the notice of its start, which the schedule below turns into
+  // messages due in this same pass.
   const campaigns = await rpc('run_campaign_schedule', { p_now: at })
   if (campaigns.error) throw new Error(`run_campaign_schedule failed: ${campaigns.error.message}`)
   const { created: campaignsCreated = 0, started: campaignsStarted = 0 } = (campaigns.data ?? {}) as { created?: number; started?: number }
@@ -49,9 +55,7 @@ export async function dispatchNotifications({ rpc, mailer, now, from, appUrl, ba
   if (scheduled.error) throw new Error(`run_notification_schedule failed: ${scheduled.error.message}`)
   const { reminders = 0, escalations = 0 } = (scheduled.data ?? {}) as { reminders?: number; escalations?: number }
 
-  // A campaign started above wrote its messages at the database's present, a moment after `now`: they are due too.
-  const claimAt = campaignsStarted > 0 ? new Date(Math.max(now.getTime(), Date.now())).toISOString() : at
-  const claimed = await rpc('claim_notifications', { p_limit: batchSize, p_now: claimAt })
+  const claimed = await rpc('claim_notifications', { p_limit: batchSize, p_now: at })
   if (claimed.error) throw new Error(`claim_notifications failed: ${claimed.error.message}`)
   const batch = (claimed.data ?? []) as OutboxMessage[]
 
@@ -59,9 +63,17 @@ export async function dispatchNotifications({ rpc, mailer, now, from, appUrl, ba
   let unreachable: string | undefined
   for (const message of batch) {
     let error = unreachable
+    let link: string | undefined
+    if (!error && message.kind === 'invitation') {
+      try {
+        link = await inviteLink(message.recipient_email, `${appUrl.replace(/\/+$/, '')}/mot-de-passe`)
+      } catch (caught) {
+        error = `Échec de la création du lien d'invitation (${caught instanceof Error ? caught.message : String(caught)})`
+      }
+    }
     if (!error) {
       try {
-        const mail = renderNotification(message, appUrl)
+        const mail = renderNotification(message, appUrl, link)
         await mailer.sendMail({ from, to: message.recipient_email, subject: mail.subject, text: mail.text, html: mail.html })
       } catch (caught) {
         error = `Échec de l'envoi SMTP (${describeSmtpError(caught)})`

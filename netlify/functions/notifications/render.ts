@@ -3,7 +3,7 @@ import { countText, plural } from '../../../src/lib/plural'
 /** A message of the outbox as claim_notifications returns it (the columns the rendering and the sending need). */
 export interface OutboxMessage {
   id: string
-  kind: 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided'
+  kind: 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation'
   recipient_email: string
   payload: NotificationPayload
 }
@@ -19,6 +19,8 @@ export interface NotificationPayload {
   days_late?: number
   reviewers?: number
   late?: { name: string; count: number }[]
+  /** Invitation: who asked for it. */
+  inviter_name?: string
 }
 
 export interface RenderedMail {
@@ -41,7 +43,7 @@ const STAGE_LABELS: Record<string, string> = {
  * waits (Mes revues for reviewers, Campagnes for a campaign's creator). Pure: the same message gives the same mail.
  * Every value from the database is escaped in the HTML.
  */
-export function renderNotification(message: OutboxMessage, appUrl: string): RenderedMail {
+export function renderNotification(message: OutboxMessage, appUrl: string, inviteLink?: string): RenderedMail {
   const p = message.payload
   const campaign = `« ${p.campaign_name ?? 'Campagne'} »`
   const count = p.count ?? 0
@@ -97,6 +99,16 @@ export function renderNotification(message: OutboxMessage, appUrl: string): Rend
       subject = `Campagne ${campaign} : toutes les décisions sont prises`
       lines = [`Toutes les décisions de revue de la campagne ${campaign} sont prises (${rights}).`, 'Vous pouvez la terminer depuis la page des campagnes.']
       link = { href: campaigns, label: 'Ouvrir les campagnes' }
+      break
+    case 'invitation':
+      if (!inviteLink) throw new Error('An invitation is rendered with its link')
+      subject = 'Votre accès à Recertif : choisissez votre mot de passe'
+      lines = [
+        p.inviter_name ? `${p.inviter_name} vous invite à rejoindre Recertif, l'outil de revue des droits d'accès.` : "Vous êtes invité à rejoindre Recertif, l'outil de revue des droits d'accès.",
+        'Choisissez votre mot de passe avec le lien ci-dessous : il ne sert qu’une fois et expire au bout de 24 heures.',
+        'Passé ce délai, demandez une nouvelle invitation à votre administrateur.',
+      ]
+      link = { href: inviteLink, label: 'Choisir mon mot de passe' }
       break
   }
 

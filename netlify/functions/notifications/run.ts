@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import { smtpTransportFromEnv } from '../contact/mail-config'
+import { serverClient } from '../lib/supabase-server'
 import { dispatchNotifications, type DispatchReport } from './dispatch'
 import { restRpc } from './rpc'
 
@@ -27,11 +28,21 @@ export function passSettingsFromEnv(env: NodeJS.ProcessEnv, appUrlFallback?: str
   return { ok: true, url, serviceKey, from, appUrl, transport }
 }
 
-/** One delivery pass with the service role and a fresh SMTP connection, closed afterwards. */
-export async function runNotificationPass(settings: Extract<PassSettings, { ok: true }>, now = new Date()): Promise<DispatchReport> {
+/**
+ * One delivery pass with the service role and a fresh SMTP connection, closed afterwards. An invitation's link is
+ * Supabase Auth's own (GoTrue's invite: the account is made if needed, the token expires and serves once), asked of
+ * the admin API instead of letting GoTrue mail it, so that the mail is ours, in French, and goes through the outbox.
+ */
+export async function runNotificationPass(settings: Extract<PassSettings, { ok: true }>, now = new Date(), batchSize?: number): Promise<DispatchReport> {
   const mailer = nodemailer.createTransport(settings.transport)
+  const admin = serverClient(settings.url, settings.serviceKey)
+  const inviteLink = async (email: string, redirectTo: string) => {
+    const { data, error } = await admin.auth.admin.generateLink({ type: 'invite', email, options: { redirectTo } })
+    if (error) throw new Error(error.code ? `${error.code}: ${error.message}` : error.message)
+    return data.properties.action_link
+  }
   try {
-    return await dispatchNotifications({ rpc: restRpc(settings.url, settings.serviceKey), mailer, now, from: settings.from, appUrl: settings.appUrl })
+    return await dispatchNotifications({ rpc: restRpc(settings.url, settings.serviceKey), mailer, now, from: settings.from, appUrl: settings.appUrl, inviteLink, batchSize })
   } finally {
     mailer.close()
   }

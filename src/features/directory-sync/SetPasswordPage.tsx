@@ -4,6 +4,7 @@ import { KeyRound } from 'lucide-react'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { TextInput } from '@/components/ui/TextInput'
+import { useAuth } from '@/auth/auth-context'
 import { usePageTitle } from '@/lib/page-title'
 import { INVITATION_MESSAGES, setInvitedPassword } from './api'
 
@@ -29,6 +30,7 @@ export function SetPasswordPage() {
   usePageTitle('Choisir mon mot de passe')
   const location = useLocation()
   const navigate = useNavigate()
+  const { adoptSession } = useAuth()
   // Read once: the fragment carries a session, and is wiped from the address bar at once.
   const [link] = useState(() => readLink(location.hash))
   const [password, setPassword] = useState('')
@@ -58,6 +60,7 @@ export function SetPasswordPage() {
     setSaving(true)
     try {
       await setInvitedPassword(link, password)
+      await adoptSession()
       navigate('/app/dashboard', { replace: true })
     } catch (caught) {
       setFailure(caught instanceof Error ? caught.message : INVITATION_MESSAGES.failed)

@@ -67,7 +67,7 @@ function outcomeSentence(format: SyncFormat, outcome: FunctionOutcome): string {
     countText(report?.created ?? 0, format.kind === 'directory' ? 'personne créée' : 'application créée', format.kind === 'directory' ? 'personnes créées' : 'applications créées'),
     countText(report?.updated ?? 0, 'mise à jour', 'mises à jour'),
     ...(format.kind === 'directory'
-      ? [countText(report?.leaving ?? 0, 'personne désactivée', 'personnes désactivées'), countText(outcome.invited.length, 'invitation envoyée', 'invitations envoyées')]
+      ? [countText(report?.leaving ?? 0, 'personne désactivée', 'personnes désactivées'), countText(outcome.invited.length, 'invitation programmée', 'invitations programmées')]
       : []),
   ]
   return `Import terminé : ${parts.join(', ')}.`
@@ -221,7 +221,7 @@ export function SyncImportDialog({ format, onClose }: { format: SyncFormat; onCl
         {problems.length > 0 && <LineList title="Lignes en erreur (corrigez le fichier puis choisissez-le à nouveau)" lines={problems} />}
 
         {importer.isPending && invited && (
-          <p role="status" className="text-sm text-gray-700">{`Invitations envoyées : ${numberFr.format(invited.done)} / ${numberFr.format(invited.total)}`}</p>
+          <p role="status" className="text-sm text-gray-700">{`Invitations programmées : ${numberFr.format(invited.done)} / ${numberFr.format(invited.total)}`}</p>
         )}
         {importer.error && <ErrorBox title="Import refusé" message={importer.error.message} />}
         {outcome?.report && !outcome.report.success && (

@@ -5,7 +5,7 @@ import type { Tone } from '@/lib/tones'
 export const OUTBOX_LIST_LIMIT = 100
 
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed'
-export type OutboxKind = 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided'
+export type OutboxKind = 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation'
 
 export interface OutboxRow {
   id: string
@@ -38,6 +38,7 @@ export const KIND_LABELS: Record<OutboxKind, string> = {
   reminder: 'Rappel',
   escalation: 'Escalade (retard)',
   campaign_decided: 'Campagne entièrement décidée',
+  invitation: 'Invitation à se connecter',
 }
 
 export const STATUS_LABELS: Record<OutboxStatus, { label: string; tone: Tone }> = {

@@ -67,9 +67,22 @@ export async function fetchManagerChoices(search: string, editingId: string | nu
   return { rows: data ?? [], total: count ?? 0 }
 }
 
+/**
+ * Creates the person, then asks for their invitation: invitation_emails writes it into the notification outbox, whose
+ * pass mails the link to choose a password (nothing is sent from the browser).
+ */
 export async function createUser(input: UserInput): Promise<void> {
-  const { error } = await getSupabase().from('users').insert(input)
+  const client = getSupabase()
+  const { error } = await client.from('users').insert(input)
   if (error) throwApiError(error, "Erreur lors de la création de l'utilisateur")
+  const invited = await client.rpc('invitation_emails', { p_emails: [input.email] })
+  // The person exists: say so, rather than the bare refusal that would suggest creating them again.
+  if (invited.error) {
+    throwApiError({
+      code: invited.error.code,
+      message: `L'utilisateur a été créé, mais son invitation n'a pas pu être préparée (${invited.error.message}) : utilisez « Inviter » sur sa ligne.`,
+    })
+  }
 }
 
 export async function updateUser(id: string, input: UserInput): Promise<void> {

@@ -186,7 +186,11 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
   const email = validEmail(stringParam(params, 'email'))
   const password = stringParam(params, 'password')
   const data = objectParam(params, 'data')
-  const redirectTo = redirectTarget(context.config, stringParam(params, 'redirect_to'))
+  // As GoTrue: the query's redirect_to (where supabase-js's generateLink puts options.redirectTo), replaced by the
+  // body's when that one is allowed too; else the site URL.
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams.get('redirect_to')
+  const fromBody = stringParam(params, 'redirect_to')
+  const redirectTo = fromBody && redirectTarget(context.config, fromBody) === fromBody ? fromBody : redirectTarget(context.config, query)
   const now = clock(context.config)
   return context.db.transaction(async (tx) => {
     let user: UserRow

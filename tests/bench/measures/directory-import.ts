@@ -4,6 +4,7 @@
  * dialog's dry run, then applied (one insert per person, each audited). Timed from Node, as the database's share of
  * what the import dialog waits for; the invitations the function sends afterwards are not part of it.
  */
+import { loadavg } from 'node:os'
 import type { Api } from '../support/api'
 
 export interface DirectoryImportResult {
@@ -11,6 +12,8 @@ export interface DirectoryImportResult {
   dryRunMs: number
   applyMs: number
   created: number
+  /** The machine's load average (1, 5, 15 min) as the apply ended: on a shared machine the same import takes from 4 to 15 s. */
+  loadAverage: number[]
 }
 
 /** 10 at the top, each with 3 to 4 reports down to 10,000 people; returned bottom first. */
@@ -46,5 +49,11 @@ export async function measureDirectoryImport(admin: Api, people = 10_000): Promi
   }
   const dryRun = await run(true)
   const applied = await run(false)
-  return { people, dryRunMs: Math.round(dryRun.elapsed), applyMs: Math.round(applied.elapsed), created: applied.created }
+  return {
+    people,
+    dryRunMs: Math.round(dryRun.elapsed),
+    applyMs: Math.round(applied.elapsed),
+    created: applied.created,
+    loadAverage: loadavg().map((value) => Number(value.toFixed(2))),
+  }
 }

@@ -96,7 +96,7 @@ describe("Import de l'annuaire", () => {
 
     await waitFor(() => expect(importButton()).toBeEnabled())
     await user.click(importButton())
-    await within(dialog()).findByText('Import terminé : 2 personnes créées, 0 mise à jour, 3 personnes désactivées, 2 invitations envoyées.')
+    await within(dialog()).findByText('Import terminé : 2 personnes créées, 0 mise à jour, 3 personnes désactivées, 2 invitations programmées.')
     // One call applies the file; the newcomers' invitations follow in their own call.
     expect(backend.fetch).toHaveBeenCalledTimes(2)
     const [url, init] = backend.fetch.mock.calls[0] as [string, RequestInit]

@@ -1,6 +1,9 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter, Route, Routes } from 'react-router-dom'
+import { AuthProvider } from '@/auth/AuthProvider'
+import { RequireAuth } from '@/app/guards'
+import { createFakeGateway, makeUser } from '../support/fake-auth'
 
 // The supabase-js client is the neighbour stubbed: the page's api.ts calls run for real.
 const auth = vi.hoisted(() => ({ setSession: vi.fn(), updateUser: vi.fn() }))
@@ -8,20 +11,41 @@ vi.mock('@/lib/supabase', () => ({ getSupabase: () => ({ auth }) }))
 
 const { SetPasswordPage } = await import('@/features/directory-sync/SetPasswordPage')
 
+const invited = makeUser('user', { id: 'id-invitee', email: 'nouvelle@example.com' })
+// The browser had no session when the page loaded: the provider settled as signed out. The session the link carries
+// exists for the client once setSession has run, as supabase-js keeps it.
+let sessionSet = false
+const gateway = createFakeGateway({ accounts: [invited] })
+gateway.restoreSession.mockImplementation(async () => (sessionSet ? { id: invited.id, email: invited.email, fullName: null } : null))
+
 function renderAt(hash: string) {
   render(
     <MemoryRouter initialEntries={[`/mot-de-passe${hash}`]}>
-      <Routes>
-        <Route path="/mot-de-passe" element={<SetPasswordPage />} />
-        <Route path="/app/dashboard" element={<h1>Tableau de bord</h1>} />
-      </Routes>
+      <AuthProvider loadGateway={async () => gateway} storedSessionExists={() => false}>
+        <Routes>
+          <Route path="/mot-de-passe" element={<SetPasswordPage />} />
+          <Route path="/login" element={<h1>Connexion</h1>} />
+          <Route
+            path="/app/dashboard"
+            element={
+              <RequireAuth>
+                <h1>Tableau de bord</h1>
+              </RequireAuth>
+            }
+          />
+        </Routes>
+      </AuthProvider>
     </MemoryRouter>,
   )
   return userEvent.setup()
 }
 
 beforeEach(() => {
-  auth.setSession.mockReset().mockResolvedValue({ data: {}, error: null })
+  sessionSet = false
+  auth.setSession.mockReset().mockImplementation(async () => {
+    sessionSet = true
+    return { data: {}, error: null }
+  })
   auth.updateUser.mockReset().mockResolvedValue({ data: {}, error: null })
 })
 
@@ -37,7 +61,7 @@ describe('Choisir mon mot de passe', () => {
     expect(auth.setSession).not.toHaveBeenCalled()
   })
 
-  it("sets the invited person's password with the link's session and lands on their dashboard", async () => {
+  it("sets the invited person's password with the link's session and lands on their dashboard, signed in", async () => {
     const user = renderAt('#access_token=acces&expires_in=3600&refresh_token=renouvel&token_type=bearer&type=invite')
     await user.type(screen.getByLabelText(/^Nouveau mot de passe/), 'court')
     await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'court')
