@@ -154,6 +154,46 @@ $$;
 
 grant execute on function private.review_queue_rows(uuid, uuid, public.right_status) to authenticated, service_role;
 
+-- The rights awaiting the caller's decision for someone else, once each: delegated to them, or without a reviewer in a
+-- campaign of which they are a fallback reviewer (private.acting_verdicts, 20261121001150_delegations.sql). These are
+-- the rights Mes revues lists under « Droits qui me sont confiés » (public.delegated_review_queue, which picks the same
+-- row for a right acted on in two ways), with what the counts below filter and group on. Security definer: the
+-- verdict is the owner's alone, since it reads the delegator's rights, which row-level security hides from the
+-- delegate; only counts leave this file. PL/pgSQL, so that it may name a function of a later migration.
+create function private.acting_queue_rows()
+returns table (
+  right_id uuid,
+  campaign_id uuid,
+  campaign_name text,
+  campaign_status public.campaign_status,
+  campaign_end_date date,
+  application_id uuid,
+  status public.right_status,
+  stage public.review_stage,
+  acting_as text,
+  on_behalf_of uuid,
+  on_behalf_of_name text
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  return query
+    select distinct on (ur.id)
+           ur.id, c.id, c.name, c.status, c.end_date, ur.application_id, ur.status, v.stage, v.acting_as,
+           v.on_behalf_of, v.on_behalf_of_name
+      from private.acting_verdicts(null) v
+      join public.user_rights ur on ur.id = v.right_id
+      join public.campaigns c on c.id = ur.campaign_id
+     where v.approve_refusal is null or v.refuse_refusal is null
+     order by ur.id, v.acting_as desc, v.ends_on desc nulls last;
+end;
+$$;
+
+revoke execute on function private.acting_queue_rows() from public;
+grant execute on function private.acting_queue_rows() to authenticated, service_role;
+
 -- rpc('review_queue', { p_campaign_id?, p_application_id?, p_status?, p_after_id?, p_limit? }) → rows ordered by
 -- right_id. Paging: pass the last right_id of a page as p_after_id for the next (keyset: no right is skipped or seen
 -- twice while others are decided); p_limit between 1 and 1000 (default 1000). Filters: null = all. An empty queue
@@ -212,7 +252,9 @@ end;
 $$;
 
 -- rpc('review_queue_count', { p_campaign_id?, p_application_id?, p_status? }) → integer: how many rights await the
--- caller's decision (the header's notification button calls it without arguments).
+-- caller's decision, their own queue and the rights they decide for someone else (delegated, or as a fallback
+-- reviewer), each right once: everything Mes revues shows waiting for them (the header's bell calls it without
+-- arguments).
 create function public.review_queue_count(
   p_campaign_id uuid default null,
   p_application_id uuid default null,
@@ -221,7 +263,16 @@ create function public.review_queue_count(
 language sql stable
 set search_path = ''
 as $$
-  select count(*)::integer from private.review_queue_rows(p_campaign_id, p_application_id, p_status)
+  select count(*)::integer
+    from (
+      select q.right_id from private.review_queue_rows(p_campaign_id, p_application_id, p_status) q
+      union
+      select a.right_id
+        from private.acting_queue_rows() a
+       where (p_campaign_id is null or a.campaign_id = p_campaign_id)
+         and (p_application_id is null or a.application_id = p_application_id)
+         and (p_status is null or a.status = p_status)
+    ) waiting
 $$;
 
 revoke execute on function public.review_queue(uuid, uuid, public.right_status, uuid, integer) from public, anon;
@@ -229,11 +280,12 @@ revoke execute on function public.review_queue_count(uuid, uuid, public.right_st
 grant execute on function public.review_queue(uuid, uuid, public.right_status, uuid, integer) to authenticated, service_role;
 grant execute on function public.review_queue_count(uuid, uuid, public.right_status) to authenticated, service_role;
 
--- rpc('review_queue_summary') → the caller's queue counted per campaign and stage, for the dashboard of a reviewer
--- who is not a manager (BPO Métier, BPO Groupe, RA): campaign_id, campaign_name, campaign_status and end_date (null
--- for rights in no campaign; the RA treats refusals after the campaign's completion, past its end date), stage,
--- rights_count; the nearest end date first. The same rows as review_queue, so the counts add up to
--- review_queue_count, the header's bell.
+-- rpc('review_queue_summary') → what awaits the caller's decision counted per campaign, stage and for whom, for the
+-- dashboards: campaign_id, campaign_name, campaign_status and end_date (null for rights in no campaign; the RA treats
+-- refusals after the campaign's completion, past its end date), stage, acting_as (null for the caller's own queue,
+-- 'delegate' or 'fallback' for the rights they decide for someone else), on_behalf_of and on_behalf_of_name (the
+-- delegator; null otherwise), rights_count; the nearest end date first, the caller's own queue before what is
+-- delegated. The same rights as review_queue_count, each once, so the counts add up to the header's bell.
 create function public.review_queue_summary()
 returns table (
   campaign_id uuid,
@@ -241,15 +293,33 @@ returns table (
   campaign_status public.campaign_status,
   end_date date,
   stage public.review_stage,
+  acting_as text,
+  on_behalf_of uuid,
+  on_behalf_of_name text,
   rights_count integer
 )
 language sql stable
 set search_path = ''
 as $$
-  select q.campaign_id, q.campaign_name, q.campaign_status, q.campaign_end_date, q.stage, count(*)::integer
-    from private.review_queue_rows(null, null, null) q
-   group by q.campaign_id, q.campaign_name, q.campaign_status, q.campaign_end_date, q.stage
-   order by q.campaign_end_date nulls last, q.campaign_name, q.campaign_id, q.stage
+  with own as (
+    select q.right_id, q.campaign_id, q.campaign_name, q.campaign_status, q.campaign_end_date, q.stage,
+           null::text as acting_as, null::uuid as on_behalf_of, null::text as on_behalf_of_name
+      from private.review_queue_rows(null, null, null) q
+  ), waiting as (
+    select * from own
+    union all
+    select a.right_id, a.campaign_id, a.campaign_name, a.campaign_status, a.campaign_end_date, a.stage, a.acting_as,
+           a.on_behalf_of, a.on_behalf_of_name
+      from private.acting_queue_rows() a
+     where a.right_id not in (select own.right_id from own)
+  )
+  select w.campaign_id, w.campaign_name, w.campaign_status, w.campaign_end_date, w.stage, w.acting_as, w.on_behalf_of,
+         w.on_behalf_of_name, count(*)::integer
+    from waiting w
+   group by w.campaign_id, w.campaign_name, w.campaign_status, w.campaign_end_date, w.stage, w.acting_as,
+            w.on_behalf_of, w.on_behalf_of_name
+   order by w.campaign_end_date nulls last, w.campaign_name, w.campaign_id, w.acting_as nulls first, w.stage,
+            w.on_behalf_of_name, w.on_behalf_of
 $$;
 
 revoke execute on function public.review_queue_summary() from public, anon;
@@ -373,7 +443,8 @@ $$;
 -- rpc('manager_dashboard', { p_campaign_id? }) → one row: team_size (people whose manager is the caller), and over
 -- their rights (all, or one campaign's): rights_count, pending_count (SPEC's "En attente": status pending),
 -- validated_count, refused_count, treatment_required_count, treated_count (the five add up to rights_count), progress;
--- awaiting_decision_count = the rights in the caller's review queue (the table 'Droits à valider pour l'équipe').
+-- awaiting_decision_count = the rights in the caller's own review queue (the table 'Droits à valider pour l'équipe'; the
+-- rights delegated to them are counted apart, by review_queue_summary).
 create function public.manager_dashboard(p_campaign_id uuid default null)
 returns table (
   team_size integer,
@@ -406,7 +477,7 @@ as $$
     (select count(*) from rights r where r.status = 'treated')::integer,
     (select case when count(*) > 0 then round(100.0 * count(*) filter (where r.status <> 'pending') / count(*))::integer end
        from rights r),
-    public.review_queue_count(p_campaign_id)
+    (select count(*) from private.review_queue_rows(p_campaign_id, null, null))::integer
 $$;
 
 revoke execute on function public.team_progress(uuid) from public, anon;

@@ -44,7 +44,9 @@ $$;
 
 -- The stage without a reviewer at which a right in this status waits, or null: the rule of the fallback reviewers.
 -- A right waiting for its manager (pending, validated_user) whose holder has no manager; one waiting for the BPO
--- Métier, the BPO Groupe or the RA when the application has none, or when that person holds the right.
+-- Métier, the BPO Groupe or the RA when the application has none, or when that person holds the right, or when that
+-- person has been deactivated (a leaver: they can no longer sign in, so their items would wait forever). Reactivating
+-- them gives the items back. Stable, not immutable: it reads the reviewer's account.
 create function private.stage_without_reviewer(
   p_status public.right_status,
   p_holder uuid,
@@ -53,7 +55,7 @@ create function private.stage_without_reviewer(
   p_bpo_groupe uuid,
   p_ra uuid
 ) returns public.review_stage
-language plpgsql immutable
+language plpgsql stable
 set search_path = ''
 as $$
 declare
@@ -71,7 +73,9 @@ declare
     when 'ra' then p_ra
   end;
 begin
-  if waiting_stage is null or (reviewer is not null and reviewer <> p_holder) then
+  if waiting_stage is null
+     or (reviewer is not null and reviewer <> p_holder
+         and exists (select 1 from public.users u where u.id = reviewer and u.active)) then
     return null;
   end if;
   return waiting_stage;
@@ -610,8 +614,9 @@ grant execute on function public.set_campaign_fallback_reviewers(uuid, uuid[]) t
 
 -- Every reviewer of every review stage of a campaign (user stage aside: holders attest their own rights) with their
 -- items, how many are still open at that stage and their signature. The reviewer is the one the item recorded when the
--- campaign started; items without one (private.reviews_at) are counted under a null reviewer: those of the fallback
--- reviewers. Read as the owner by the functions below, which check who asks.
+-- campaign started; items without one (private.reviews_at), or whose reviewer has since been deactivated, are counted
+-- under a null reviewer: those of the fallback reviewers (private.stage_without_reviewer). Read as the owner by the
+-- functions below, which check who asks.
 create function private.campaign_reviewers(p_campaign_id uuid)
 returns table (
   stage public.review_stage,
@@ -624,6 +629,7 @@ set search_path = ''
 as $$
   select s.stage,
          case when private.reviews_at(s.stage, s.reviewer, i.holder_id, i.manager_id, i.bpo_metier_id, i.bpo_groupe_id, i.ra_id)
+                   and r.active
            then s.reviewer end as reviewer_id,
          count(*)::integer,
          (count(*) filter (where private.open_at_stage(s.stage, i.status)))::integer
@@ -632,6 +638,7 @@ as $$
       values ('manager'::public.review_stage, i.manager_id), ('bpo_metier', i.bpo_metier_id),
              ('bpo_groupe', i.bpo_groupe_id), ('ra', i.ra_id)
     ) s (stage, reviewer)
+    left join public.users r on r.id = s.reviewer
    where i.campaign_id = p_campaign_id
    group by 1, 2
 $$;

@@ -220,6 +220,57 @@ describe('fallback reviewers', () => {
   })
 })
 
+describe('leavers', () => {
+  const setActive = (userId: string, value: boolean) => actAs(db, 'admin', (tx) => tx.query(`select public.set_user_active($1, $2)`, [userId, value]))
+  const withoutReviewer = async () =>
+    (await actAs(db, 'admin', async (tx) => (await tx.query<{ stage: string; reviewer_id: string | null; items_count: number }>(`select * from public.campaign_signoffs_for_evidence($1)`, [active])).rows))
+
+  it('hand a deactivated reviewer’s pending items to the fallback reviewers until reactivation, never on their own right', async () => {
+    const leaver = await createUser(db, { role: 'manager' })
+    const member = await createUser(db, { role: 'user', managerId: leaver.id })
+    const fallback = await createUser(db, { role: 'user', managerId: leaver.id })
+    const memberRight = await createRight(db, { holder: member.id, applicationId: app })
+    const fallbackOwnRight = await createRight(db, { holder: fallback.id, applicationId: app })
+    const leavingBpo = await createUser(db, { role: 'bpo_metier' })
+    const leaverApp = await createApplication(db, { bpoMetier: leavingBpo.id })
+    const atBpo = await createRight(db, { holder: holder.id, applicationId: leaverApp })
+    expect((await decide(db, manager, atBpo, 'validated_manager')).ok).toBe(true)
+    await actAs(db, 'admin', (tx) => tx.query(`select public.set_campaign_fallback_reviewers($1, $2::uuid[])`, [active, [fallback.id]]))
+
+    // While the reviewer is active, the fallback reviewer has nothing of theirs.
+    expectRefused(await decide(db, fallback, memberRight, 'validated_manager'), '22023')
+    expect((await queueOf(fallback)).map((row) => row.right_id)).not.toContain(memberRight)
+
+    await setActive(leaver.id, false)
+    await setActive(leavingBpo.id, false)
+    const queue = (await queueOf(fallback)).map((row) => row.right_id)
+    expect(queue).toEqual(expect.arrayContaining([memberRight, atBpo]))
+    expect(queue).not.toContain(fallbackOwnRight)
+    // Nobody decides on their own right, the leaver least of all (no role left).
+    expectRefused(await decide(db, fallback, fallbackOwnRight, 'validated_manager'), '42501', /détenez/)
+    expect(await rightStatus(db, fallbackOwnRight)).toBe('pending')
+    expect((await decide(db, leaver, memberRight, 'validated_manager')).ok).toBe(false)
+    expect(await rightStatus(db, memberRight)).toBe('pending')
+    // The campaign page counts their items among those without reviewer.
+    const rows = await withoutReviewer()
+    expect(rows.some((row) => row.reviewer_id === leaver.id)).toBe(false)
+    expect(rows.some((row) => row.stage === 'manager' && row.reviewer_id === null)).toBe(true)
+
+    expect((await decide(db, fallback, memberRight, 'validated_manager')).ok).toBe(true)
+    expect(await one(db, `select acting_as, on_behalf_of from public.right_decisions where right_id = $1`, [memberRight])).toEqual({
+      acting_as: 'fallback',
+      on_behalf_of: null,
+    })
+
+    // Reactivated, the reviewer has their items back: the fallback reviewer no longer decides them.
+    await setActive(leavingBpo.id, true)
+    expect((await queueOf(fallback)).map((row) => row.right_id)).not.toContain(atBpo)
+    expectRefused(await decide(db, fallback, atBpo, 'validated_bpo_metier'), '22023')
+    expect(await rightStatus(db, atBpo)).toBe('validated_manager')
+    expect((await withoutReviewer()).some((row) => row.reviewer_id === leavingBpo.id)).toBe(true)
+  })
+})
+
 describe('sign-off', () => {
   const signOff = (actor: Actor, stage = 'manager', headers?: Record<string, string>) =>
     attempt(db, actor, (tx) => tx.query(`select public.sign_off_campaign_stage($1, $2::public.review_stage)`, [active, stage]), headers ? { headers } : undefined)

@@ -896,6 +896,95 @@ describe('a person’s decision history', () => {
   })
 })
 
+// ─── The bell: everything awaiting the caller, their own and what they decide for someone else ────────────────────
+
+describe('what awaits a delegate and a fallback reviewer', () => {
+  const active = campaignIds.active
+  let reviewer: { id: string; email: string }
+  let absent: { id: string; email: string }
+  let elsewhere: { id: string; email: string }
+  let own: string[]
+  let delegated: string[]
+  let delegatedElsewhere: string
+  let orphanRight: string
+
+  beforeAll(async () => {
+    const app = await createApplication(db)
+    reviewer = await createUser(db, { role: 'manager' })
+    absent = await createUser(db, { role: 'manager' })
+    elsewhere = await createUser(db, { role: 'user' })
+    const member = await createUser(db, { role: 'user', managerId: reviewer.id })
+    const absentsMember = await createUser(db, { role: 'user', managerId: absent.id })
+    const orphan = await createUser(db, { role: 'user' })
+    own = [await createRight(db, { holder: member.id, applicationId: app }), await createRight(db, { holder: member.id, applicationId: app })]
+    delegated = [
+      await createRight(db, { holder: absentsMember.id, applicationId: app }),
+      await createRight(db, { holder: absentsMember.id, applicationId: app }),
+    ]
+    delegatedElsewhere = await createRight(db, { holder: absentsMember.id, applicationId: app })
+    // Left with the absent manager: delegated to nobody.
+    await createRight(db, { holder: absentsMember.id, applicationId: app })
+    orphanRight = await createRight(db, { holder: orphan.id, applicationId: app })
+
+    const delegate = (to: string, rights: string[]) =>
+      actAs(db, absent, (tx) => tx.query(`select public.delegate_review_items($1, $2, 'Congés', current_date + 7, $3::uuid[])`, [active, to, rights]))
+    await delegate(reviewer.id, delegated)
+    await delegate(elsewhere.id, [delegatedElsewhere])
+    await actAs(db, 'admin', (tx) => tx.query(`select public.set_campaign_fallback_reviewers($1, $2::uuid[])`, [active, [reviewer.id]]))
+  })
+  afterAll(() => actAs(db, 'admin', (tx) => tx.query(`select public.set_campaign_fallback_reviewers($1, '{}'::uuid[])`, [active])))
+
+  /** What Mes revues shows the actor: their queue and the rights confided to them, as right ids. */
+  async function shown(actor: Actor) {
+    return actAs(db, actor, async (tx) => ({
+      queue: (await tx.query<{ right_id: string }>(`select right_id from public.review_queue()`)).rows.map((row) => row.right_id),
+      confided: (await tx.query<{ right_id: string; acting_as: string }>(`select right_id, acting_as from public.delegated_review_queue()`)).rows,
+      bell: await count(tx, `select public.review_queue_count()`),
+      summary: (await tx.query<{ stage: string; acting_as: string | null; on_behalf_of: string | null; rights_count: number }>(`select * from public.review_queue_summary()`)).rows,
+      dashboard: await count(tx, `select awaiting_decision_count from public.manager_dashboard()`),
+    }))
+  }
+
+  it('counts in the bell every right Mes revues shows waiting: own, delegated and fallback, each once', async () => {
+    const seen = await shown(reviewer)
+    expect([...seen.queue].sort()).toEqual([...own].sort())
+    const confided = seen.confided.map((row) => row.right_id)
+    expect(confided).toEqual(expect.arrayContaining([...delegated, orphanRight]))
+    expect(seen.confided.find((row) => row.right_id === orphanRight)?.acting_as).toBe('fallback')
+    expect(seen.bell).toBe(new Set([...seen.queue, ...confided]).size)
+    expect(seen.bell).toBeGreaterThanOrEqual(own.length + delegated.length + 1)
+  })
+
+  it('gives the dashboards the same total: the summary adds up to the bell, the manager card counts the team apart', async () => {
+    const seen = await shown(reviewer)
+    expect(seen.summary.reduce((sum, row) => sum + row.rights_count, 0)).toBe(seen.bell)
+    expect(seen.summary.filter((row) => row.acting_as === null).reduce((sum, row) => sum + row.rights_count, 0)).toBe(own.length)
+    expect(seen.summary.filter((row) => row.acting_as === 'delegate')).toEqual([
+      expect.objectContaining({ stage: 'manager', on_behalf_of: absent.id, rights_count: delegated.length }),
+    ])
+    expect(seen.summary.some((row) => row.acting_as === 'fallback' && row.on_behalf_of === null)).toBe(true)
+    expect(seen.dashboard).toBe(own.length)
+  })
+
+  it('leaves out a delegation to someone else, and what is decided', async () => {
+    const before = await shown(reviewer)
+    expect(before.confided.map((row) => row.right_id)).not.toContain(delegatedElsewhere)
+    expect(await shown(elsewhere)).toMatchObject({ queue: [], bell: 1, confided: [{ right_id: delegatedElsewhere, acting_as: 'delegate' }] })
+
+    const outcome = await decide(db, reviewer, delegated[0]!, 'validated_manager')
+    expect(outcome.ok, outcome.message).toBe(true)
+    expect((await shown(reviewer)).bell).toBe(before.bell - 1)
+    // Decided for the absent manager, the right leaves their queue too.
+    expect((await shown(absent)).queue).not.toContain(delegated[0])
+  })
+
+  it('filters the delegated rights like the own queue: another campaign counts none of them', async () => {
+    const bell = (campaignId: string) => actAs(db, elsewhere, (tx) => count(tx, `select public.review_queue_count($1)`, [campaignId]))
+    expect(await bell(active)).toBe(1)
+    expect(await bell(campaignIds.completed)).toBe(0)
+  })
+})
+
 // ─── Access ──────────────────────────────────────────────────────────────────────────────────────────────────────────
 
 describe('access', () => {
@@ -932,5 +1021,6 @@ describe('access', () => {
     expect(rows.filter((r) => r.anon)).toEqual([])
     const verdicts = await attempt(db, 'anon', (tx) => tx.query(`select * from private.review_verdicts`))
     expectRefused(verdicts, '42501')
+    expectRefused(await attempt(db, 'anon', (tx) => tx.query(`select * from private.acting_queue_rows()`)), '42501')
   })
 })

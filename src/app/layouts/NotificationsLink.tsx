@@ -27,7 +27,10 @@ function BellLink({ to, count, label }: { to: string; count: number; label: stri
   )
 }
 
-/** Leads to Mes revues, with the number of rights awaiting the caller's decision when there are any. */
+/**
+ * Leads to Mes revues, with the number of rights awaiting the caller's decision when there are any: their own queue and
+ * the rights confided to them (delegated, or as a fallback reviewer), everything Mes revues lists for them to decide.
+ */
 export function NotificationsLink() {
   const count = useReviewQueueCount().data ?? 0
   const label = count > 0 ? `Notifications : mes revues, ${countText(count, 'droit', 'droits')} en attente de ma décision` : 'Notifications : mes revues'

@@ -41,7 +41,10 @@ export const REVIEW_STAGE_LABELS: Record<string, string> = {
   ra: "Responsable d'Application",
 }
 
-/** One line of a reviewer's queue counted per campaign and stage (rpc('review_queue_summary')). */
+/**
+ * One line of what awaits the caller, counted per campaign, stage and for whom (rpc('review_queue_summary')): their own
+ * queue, and the rights they decide for someone else. The lines add up to the header's bell.
+ */
 export interface QueueSummaryRow {
   /** Null for rights in no campaign. */
   campaign_id: string | null
@@ -49,7 +52,25 @@ export interface QueueSummaryRow {
   campaign_status: CampaignStatus | null
   end_date: string | null
   stage: string
+  /** Null for the caller's own queue; 'delegate' (delegated to them) or 'fallback' (a right without reviewer). */
+  acting_as: 'delegate' | 'fallback' | null
+  /** The reviewer a delegate decides for. */
+  on_behalf_of: string | null
+  on_behalf_of_name: string | null
   rights_count: number
+}
+
+/** The stage of a line, and for whom the caller decides there when it is not their own queue. */
+export function queueStageText(row: Pick<QueueSummaryRow, 'stage' | 'acting_as' | 'on_behalf_of_name'>): string {
+  const stage = REVIEW_STAGE_LABELS[row.stage] ?? row.stage
+  if (row.acting_as === 'delegate') return `${stage}, pour le compte de ${row.on_behalf_of_name ?? 'un autre relecteur'}`
+  if (row.acting_as === 'fallback') return `${stage}, relecteur de secours`
+  return stage
+}
+
+/** How many of the summarised rights the caller decides for someone else (delegated, or as a fallback reviewer). */
+export function confidedCount(rows: readonly QueueSummaryRow[]): number {
+  return rows.reduce((sum, row) => sum + (row.acting_as === null ? 0 : row.rights_count), 0)
 }
 
 /** The deadline as the reviewer reads it: a completed campaign's end date is past, and says so. */

@@ -25,6 +25,7 @@ export async function fetchReviewQueuePage(afterId: string | null): Promise<Queu
   return (data ?? []) as unknown as QueueItem[]
 }
 
+/** How many rights await the caller's decision: their queue and the rights confided to them, each once (the bell). */
 export async function fetchReviewQueueCount(): Promise<number> {
   const { data, error } = await getSupabase().rpc('review_queue_count', {})
   if (error) throwApiError(error)

@@ -2,12 +2,13 @@ import { screen, waitFor } from '@testing-library/react'
 import { useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { ReviewDeadline, RightsSummary } from '@/features/dashboards/model'
+import type { QueueSummaryRow, ReviewDeadline, RightsSummary } from '@/features/dashboards/model'
 import type { HeldRight } from '@/features/rights/model'
 
 const stubs = vi.hoisted(() => ({
   fetchRightsSummary: vi.fn(),
   fetchReviewDeadline: vi.fn(),
+  fetchReviewQueueSummary: vi.fn(),
 }))
 
 // The api neighbours are stubbed (their real query keys kept): the screen is tested on what Postgres would answer.
@@ -21,6 +22,8 @@ vi.mock('@/features/dashboards/api', async (importOriginal) => {
     ...actual,
     useRightsSummary: () => useQuery({ ...actual.rightsSummaryQuery(), queryFn: () => stubs.fetchRightsSummary() as Promise<RightsSummary> }),
     useReviewDeadline: () => useQuery({ ...actual.reviewDeadlineQuery(), queryFn: () => stubs.fetchReviewDeadline() as Promise<ReviewDeadline | null> }),
+    useReviewQueueSummary: () =>
+      useQuery({ ...actual.reviewQueueSummaryQuery(), queryFn: () => stubs.fetchReviewQueueSummary() as Promise<QueueSummaryRow[]> }),
   }
 })
 vi.mock('@/features/rights/api', async (importOriginal) => {
@@ -41,7 +44,21 @@ function renderAsUser() {
 beforeEach(() => {
   stubs.fetchRightsSummary.mockReset().mockResolvedValue(SUMMARY)
   stubs.fetchReviewDeadline.mockReset().mockResolvedValue({ campaign_id: 'c1', campaign_name: 'Revue T4', end_date: '2026-12-15', pending_count: 1 })
+  stubs.fetchReviewQueueSummary.mockReset().mockResolvedValue([OWN_LINE])
 })
+
+// The holder's own pending right, as rpc('review_queue_summary') counts it.
+const OWN_LINE: QueueSummaryRow = {
+  campaign_id: 'c1',
+  campaign_name: 'Revue T4',
+  campaign_status: 'active',
+  end_date: '2026-12-15',
+  stage: 'user',
+  acting_as: null,
+  on_behalf_of: null,
+  on_behalf_of_name: null,
+  rights_count: 1,
+}
 
 describe('User dashboard', () => {
   it('shows the total of the holder’s rights and every part of it, which add up', async () => {
@@ -64,5 +81,23 @@ describe('User dashboard', () => {
     renderAsUser()
     const notes = await screen.findByRole('list', { name: 'Informations' }, { timeout: 10_000 })
     await waitFor(() => expect(notes).toHaveTextContent('(campagne « Revue T4 », 3 droits en attente).'))
+  })
+
+  it('tells a holder who is a delegate or a fallback reviewer what waits for them beside their own rights', async () => {
+    stubs.fetchReviewQueueSummary.mockResolvedValue([
+      OWN_LINE,
+      { ...OWN_LINE, stage: 'manager', acting_as: 'delegate', on_behalf_of: 'u-marc', on_behalf_of_name: 'Marc Petit', rights_count: 2 },
+      { ...OWN_LINE, stage: 'manager', acting_as: 'fallback', rights_count: 1 },
+    ])
+    renderAsUser()
+    const notes = await screen.findByRole('list', { name: 'Informations' }, { timeout: 10_000 })
+    await waitFor(() => expect(notes).toHaveTextContent('3 droits qui vous sont confiés attendent aussi votre décision (délégation ou relecteur de secours), dans Mes revues.'))
+  })
+
+  it('says nothing of confided rights when none is', async () => {
+    renderAsUser()
+    const notes = await screen.findByRole('list', { name: 'Informations' }, { timeout: 10_000 })
+    await waitFor(() => expect(notes).toHaveTextContent('1 droit en attente'))
+    expect(notes).not.toHaveTextContent('confié')
   })
 })

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { useQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
-import type { AwaitingRight, TeamSummary } from '@/features/dashboards/model'
+import type { AwaitingRight, QueueSummaryRow, TeamSummary } from '@/features/dashboards/model'
 import type { HeldRight } from '@/features/rights/model'
 import type { TeamMember } from '@/features/team/model'
 
@@ -11,6 +11,7 @@ const stubs = vi.hoisted(() => ({
   fetchTeamMembers: vi.fn(),
   fetchAwaitingRights: vi.fn(),
   fetchMemberRights: vi.fn(),
+  fetchReviewQueueSummary: vi.fn(),
 }))
 
 // The api neighbours are stubbed (their real query keys kept): the screens are tested on what Postgres would answer.
@@ -25,6 +26,8 @@ vi.mock('@/features/dashboards/api', async (importOriginal) => {
     ...actual,
     useTeamSummary: () => useQuery({ ...actual.teamSummaryQuery(), queryFn: () => stubs.fetchTeamSummary() as Promise<TeamSummary> }),
     useAwaitingRights: () => useQuery({ ...actual.awaitingRightsQuery(), queryFn: () => stubs.fetchAwaitingRights() as Promise<AwaitingRight[]> }),
+    useReviewQueueSummary: () =>
+      useQuery({ ...actual.reviewQueueSummaryQuery(), queryFn: () => stubs.fetchReviewQueueSummary() as Promise<QueueSummaryRow[]> }),
   }
 })
 vi.mock('@/features/team/api', async (importOriginal) => {
@@ -134,7 +137,23 @@ beforeEach(() => {
   stubs.fetchTeamMembers.mockReset().mockResolvedValue(MEMBERS)
   stubs.fetchAwaitingRights.mockReset().mockResolvedValue(AWAITING)
   stubs.fetchMemberRights.mockReset().mockImplementation(async (userId: string) => (userId === 'u-julie' ? JULIE_RIGHTS : []))
+  stubs.fetchReviewQueueSummary.mockReset().mockResolvedValue([])
 })
+
+/** A line of rpc('review_queue_summary'): the manager's own queue when actingAs is null, else rights confided to them. */
+function queueLine(rightsCount: number, actingAs: QueueSummaryRow['acting_as'] = null): QueueSummaryRow {
+  return {
+    campaign_id: 'c-t4',
+    campaign_name: 'Revue T4 2026',
+    campaign_status: 'active',
+    end_date: '2026-12-15',
+    stage: 'manager',
+    acting_as: actingAs,
+    on_behalf_of: actingAs === 'delegate' ? 'u-marc' : null,
+    on_behalf_of_name: actingAs === 'delegate' ? 'Marc Petit' : null,
+    rights_count: rightsCount,
+  }
+}
 
 describe('Manager dashboard', () => {
   it('shows the counters Postgres computed for the whole team', async () => {
@@ -217,6 +236,26 @@ describe('Manager dashboard', () => {
     expect(screen.getByText('Rien en attente de votre décision.')).toBeInTheDocument()
     expect(await screen.findByText('Aucun collaborateur dans votre équipe.')).toBeInTheDocument()
     expect(screen.getByTestId('counter-Équipe')).toHaveTextContent('0')
+  })
+
+  it('adds the rights confided to the manager to the team’s, as the bell counts them', async () => {
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, awaiting_decision_count: 2 })
+    stubs.fetchReviewQueueSummary.mockResolvedValue([queueLine(2), queueLine(3, 'delegate'), queueLine(1, 'fallback')])
+    renderAs('/app/dashboard')
+    expect(
+      await screen.findByText('2 droits en attente de votre décision. Et 4 droits qui vous sont confiés (délégation ou relecteur de secours), dans Mes revues.', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument()
+  })
+
+  it('says what is confided when nothing of the team waits, in the singular', async () => {
+    stubs.fetchTeamSummary.mockResolvedValue({ ...SUMMARY, awaiting_decision_count: 0 })
+    stubs.fetchAwaitingRights.mockResolvedValue([])
+    stubs.fetchReviewQueueSummary.mockResolvedValue([queueLine(1, 'delegate')])
+    renderAs('/app/dashboard')
+    expect(
+      await screen.findByText('Rien pour l’équipe, et 1 droit qui vous est confié (délégation ou relecteur de secours), dans Mes revues.', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('Rien en attente de votre décision.')).not.toBeInTheDocument()
   })
 
   it('shows the French error of each failed call in its place', async () => {

@@ -5,13 +5,22 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
 import { countText } from '@/lib/plural'
-import { useAwaitingRights, useTeamSummary } from '../api'
-import type { AwaitingRight } from '../model'
+import { useAwaitingRights, useReviewQueueSummary, useTeamSummary } from '../api'
+import { confidedCount, type AwaitingRight } from '../model'
 import { Counter } from './Counter'
 import { AwaitingRightsTable } from './AwaitingRightsTable'
 import { RightsCounters } from './RightsCounters'
 
 const awaitingText = (count: number) => countText(count, 'droit en attente', 'droits en attente')
+
+/** The team's rights awaiting the manager, then those confided to them: together, the header bell's count. */
+function awaitingDescription(total: number, shown: number, confided: number): string {
+  if (total === 0 && confided === 0) return 'Rien en attente de votre décision.'
+  const team = shown < total ? `${shown} sur ${awaitingText(total)} de votre décision.` : `${awaitingText(total)} de votre décision.`
+  if (confided === 0) return team
+  const others = `${countText(confided, 'droit qui vous est confié', 'droits qui vous sont confiés')} (délégation ou relecteur de secours), dans Mes revues.`
+  return total === 0 ? `Rien pour l’équipe, et ${others}` : `${team} Et ${others}`
+}
 
 /**
  * SPEC §2's manager view on live data (ARCHITECTURE §6): counters over the whole team computed in Postgres, the first
@@ -30,6 +39,8 @@ export function ManagerDashboard({ renderActions, teamProgress }: ManagerDashboa
   const awaiting = useAwaitingRights()
   const total = summary.data?.awaiting_decision_count
   const shown = awaiting.data?.length ?? 0
+  // The rights confided to the manager are not the team's: counted apart, they make up the bell's count with the team's.
+  const queueSummary = useReviewQueueSummary()
 
   return (
     <div className="space-y-6">
@@ -42,14 +53,8 @@ export function ManagerDashboard({ renderActions, teamProgress }: ManagerDashboa
         <CardHeader className="flex flex-wrap items-start justify-between gap-4">
           <div>
             <CardTitle>Droits à valider pour l&apos;équipe</CardTitle>
-            {total !== undefined && awaiting.data && (
-              <CardDescription>
-                {total === 0
-                  ? 'Rien en attente de votre décision.'
-                  : shown < total
-                    ? `${shown} sur ${awaitingText(total)} de votre décision.`
-                    : `${awaitingText(total)} de votre décision.`}
-              </CardDescription>
+            {total !== undefined && awaiting.data && !queueSummary.isPending && (
+              <CardDescription>{awaitingDescription(total, shown, confidedCount(queueSummary.data ?? []))}</CardDescription>
             )}
           </div>
           <Link to="/app/reviews" className={buttonClasses({ variant: 'primary', size: 'sm' })}>

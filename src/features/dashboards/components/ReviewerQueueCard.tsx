@@ -5,13 +5,19 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { countText } from '@/lib/plural'
+import { cn } from '@/lib/cn'
 import { useReviewQueueSummary } from '../api'
-import { queueDeadlineText, REVIEW_STAGE_LABELS } from '../model'
+import { queueDeadlineText, queueStageText } from '../model'
 
 /**
  * What waits for a BPO Métier, a BPO Groupe or an RA, where they land: their queue per campaign and stage, with its
- * deadline, adding up to the bell's count, and the way to Mes revues where they decide.
+ * deadline, then the rights they decide for someone else, adding up to the bell's count, and the way to Mes revues
+ * where they decide.
  */
+// Below 768 px each line is a card, each figure after its column's name: the deadline stays in view on a phone.
+const cardCell =
+  'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]'
+
 export function ReviewerQueueCard() {
   const summary = useReviewQueueSummary()
   const total = summary.data?.reduce((sum, row) => sum + row.rights_count, 0)
@@ -35,8 +41,8 @@ export function ReviewerQueueCard() {
       ) : summary.error ? (
         <ErrorBox className="m-4" message={summary.error.message} />
       ) : (
-        <Table caption="Ma file de revue">
-          <TableHead>
+        <Table caption="Ma file de revue" className="max-md:block">
+          <TableHead className="max-md:sr-only">
             <tr>
               <TableHeaderCell>Campagne</TableHeaderCell>
               <TableHeaderCell>Étape</TableHeaderCell>
@@ -44,14 +50,20 @@ export function ReviewerQueueCard() {
               <TableHeaderCell>Date limite</TableHeaderCell>
             </tr>
           </TableHead>
-          <TableBody>
+          <TableBody className="max-md:block max-md:divide-y">
             {summary.data.length === 0 && <TableEmptyRow colSpan={4} message="Rien n’attend votre décision." />}
             {summary.data.map((row) => (
-              <TableRow key={`${row.campaign_id ?? 'none'}-${row.stage}`}>
-                <TableCell className="font-medium">{row.campaign_name ?? 'Hors campagne'}</TableCell>
-                <TableCell>{REVIEW_STAGE_LABELS[row.stage] ?? row.stage}</TableCell>
-                <TableCell className="text-right tabular-nums">{row.rights_count}</TableCell>
-                <TableCell>{queueDeadlineText(row)}</TableCell>
+              <TableRow key={`${row.campaign_id ?? 'none'}-${row.stage}-${row.acting_as ?? 'own'}-${row.on_behalf_of ?? ''}`} className="max-md:block max-md:py-2">
+                <TableCell className="font-medium max-md:block max-md:pb-1">{row.campaign_name ?? 'Hors campagne'}</TableCell>
+                <TableCell data-label="Étape" className={cn(cardCell, 'max-md:text-right')}>
+                  {queueStageText(row)}
+                </TableCell>
+                <TableCell data-label="Droits en attente" className={cn(cardCell, 'text-right tabular-nums')}>
+                  {row.rights_count}
+                </TableCell>
+                <TableCell data-label="Date limite" className={cn(cardCell, 'max-md:text-right')}>
+                  {queueDeadlineText(row)}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
