@@ -8,6 +8,16 @@ import { launchBrowser, mainMenu, newContext, signIn } from './support/browser'
 interface TeamRow {
   full_name: string
   rights_count: number
+  pending_count: number
+  validated_count: number
+  refused_count: number
+  treatment_required_count: number
+  treated_count: number
+}
+
+interface QueueRow {
+  campaign_name: string | null
+  rights_count: number
 }
 
 interface DashboardRow {
@@ -39,7 +49,7 @@ async function as(email: string): Promise<Page> {
 }
 
 /** What the manager's own supabase-js session gets from an RPC. */
-async function rpcAs<T>(email: string, name: 'manager_dashboard' | 'team_progress'): Promise<T[]> {
+async function rpcAs<T>(email: string, name: 'manager_dashboard' | 'team_progress' | 'review_queue_summary'): Promise<T[]> {
   const client = await signedInClient(email)
   const { data, error } = await client.rpc(name, {})
   if (error) throw error
@@ -99,4 +109,55 @@ describe('team', () => {
     await history.getByRole('row').filter({ hasText: 'Validé par le manager' }).filter({ hasText: 'Marc Dubois' }).first().waitFor()
     await user.getByRole('table', { name: 'Mes droits' }).getByRole('row').filter({ hasText: 'GitLab' }).waitFor()
   })
+})
+
+describe('Figures that add up, each role’s work where they land (issue 17 §1, §5)', () => {
+  it.each([1440, 375])('shows every part of each member’s rights beside their total on Équipe, at %i px', async (width) => {
+    const manager = await as('manager@example.com')
+    await manager.setViewportSize({ width, height: 900 })
+    await manager.goto('/app/team')
+    const team = await rpcAs<TeamRow>('manager@example.com', 'team_progress')
+    const rows = manager.getByRole('table', { name: "Membres de l'équipe" }).locator('tbody tr')
+    await rows.first().getByRole('button', { name: /^Voir les droits de / }).waitFor()
+    expect(await rows.count()).toBe(team.length)
+    for (const [index, member] of team.entries()) {
+      // Droits, En attente, Validés, Refusés, En traitement, Traités: the figures in the order of the columns.
+      const figures = (await rows.nth(index).locator('td.tabular-nums').allInnerTexts()).map(Number)
+      expect(figures).toEqual([
+        member.rights_count,
+        member.pending_count,
+        member.validated_count,
+        member.refused_count,
+        member.treatment_required_count,
+        member.treated_count,
+      ])
+      const [total = 0, ...parts] = figures
+      expect(parts.reduce((sum, part) => sum + part, 0)).toBe(total)
+      // Every figure within the screen: none behind a sideways scroll on a phone.
+      for (const cell of await rows.nth(index).locator('td.tabular-nums').all()) {
+        const box = (await cell.boundingBox())!
+        expect(box.x + box.width).toBeLessThanOrEqual(width)
+      }
+    }
+  })
+
+  it.each(['bpo@example.com', 'bpo.groupe@example.com', 'ra@example.com'])(
+    'lands %s on their queue, which counts what the bell counts and leads to Mes revues',
+    async (email) => {
+      const reviewer = await as(email)
+      const queue = await rpcAs<QueueRow>(email, 'review_queue_summary')
+      const waiting = queue.reduce((sum, row) => sum + row.rights_count, 0)
+      expect(waiting).toBeGreaterThan(0)
+      const table = reviewer.getByRole('table', { name: 'Ma file de revue' })
+      await table.locator('tbody tr').first().waitFor()
+      expect(await table.locator('tbody tr').count()).toBe(queue.length)
+      // The bell counts once its own query is back: wait for the name that carries the queue's total.
+      await reviewer
+        .getByRole('banner')
+        .getByRole('link', { name: `Notifications : mes revues, ${waiting} ${waiting > 1 ? 'droits' : 'droit'} en attente de ma décision` })
+        .waitFor()
+      await reviewer.getByRole('link', { name: 'Traiter dans Mes revues' }).click()
+      await reviewer.waitForURL('**/app/reviews')
+    },
+  )
 })

@@ -17,7 +17,7 @@ export default function BurndownChart({ days }: { days: readonly BurndownDay[] }
   const data = days.map((day) => ({ ...day, label: formatDate(day.day).slice(0, 6) }))
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <ComposedChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+      <ComposedChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 20, bottom: 8, left: 0 }}>
         <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis dataKey="label" tick={tick} stroke={GRAY} minTickGap={16} />
         <YAxis allowDecimals={false} tick={tick} stroke={GRAY} width={48} />

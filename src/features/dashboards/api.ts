@@ -128,9 +128,12 @@ export async function fetchRssiDashboard(filters: DashboardFilters): Promise<Rss
   return data as unknown as RssiDashboard
 }
 
-/** The RSSI dashboard's trends: one point per started campaign and the running campaigns per stage. */
-export async function fetchRssiTrends(): Promise<RssiTrends> {
-  const { data, error } = await getSupabase().rpc('rssi_trends')
+/**
+ * The RSSI dashboard's trends under its filters and period: one point per campaign of the period, the decisions of each
+ * of its days, and the running campaigns per stage.
+ */
+export async function fetchRssiTrends(filters: DashboardFilters): Promise<RssiTrends> {
+  const { data, error } = await getSupabase().rpc('rssi_trends', dashboardArgs(filters))
   if (error) throwApiError(error)
   return data as unknown as RssiTrends
 }
@@ -172,7 +175,7 @@ export const dashboardKeys = {
   adminApplications: () => ['dashboard', 'admin', 'applications'] as const,
   rssi: ['dashboard', 'rssi'] as const,
   rssiFigures: (filters: DashboardFilters) => ['dashboard', 'rssi', filters] as const,
-  rssiTrends: () => ['dashboard', 'rssi', 'trends'] as const,
+  rssiTrends: (filters: DashboardFilters) => ['dashboard', 'rssi', 'trends', filters] as const,
   alerts: () => ['dashboard', 'alerts'] as const,
 }
 
@@ -186,7 +189,8 @@ export const directoryUsersQuery = () => queryOptions({ queryKey: dashboardKeys.
 export const applicationSummariesQuery = () => queryOptions({ queryKey: dashboardKeys.adminApplications(), queryFn: fetchApplicationSummaries })
 export const rssiDashboardQuery = (filters: DashboardFilters) =>
   queryOptions({ queryKey: dashboardKeys.rssiFigures(filters), queryFn: () => fetchRssiDashboard(filters) })
-export const rssiTrendsQuery = () => queryOptions({ queryKey: dashboardKeys.rssiTrends(), queryFn: fetchRssiTrends })
+export const rssiTrendsQuery = (filters: DashboardFilters) =>
+  queryOptions({ queryKey: dashboardKeys.rssiTrends(filters), queryFn: () => fetchRssiTrends(filters) })
 
 /**
  * Asks for the RSSI's first figures (default filters) before the dashboard's code has arrived, so that the landing

@@ -240,7 +240,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                 <CardContent>
                   <ul className="divide-y divide-gray-100" aria-label="Risques détectés">
                     {data.risks.map((risk) => (
-                      <li key={risk.key} className="flex items-center justify-between py-2 text-sm">
+                      <li key={risk.key} className="flex items-center justify-between gap-3 py-2 text-sm">
                         <span>{risk.label}</span>
                         <Badge tone={risk.count > 0 ? 'red' : 'green'}>{risk.count}</Badge>
                       </li>
@@ -259,10 +259,11 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                 <TableHead>
                   <tr>
                     <TableHeaderCell>Campagne</TableHeaderCell>
-                    <TableHeaderCell>Application</TableHeaderCell>
-                    <TableHeaderCell>Début</TableHeaderCell>
-                    <TableHeaderCell>Fin</TableHeaderCell>
-                    <TableHeaderCell>Droits revus</TableHeaderCell>
+                    {/* On a phone these go under the name, so that the progress stays in view without scrolling sideways. */}
+                    <TableHeaderCell className="max-md:hidden">Application</TableHeaderCell>
+                    <TableHeaderCell className="max-md:hidden">Début</TableHeaderCell>
+                    <TableHeaderCell className="max-md:hidden">Fin</TableHeaderCell>
+                    <TableHeaderCell className="max-md:hidden">Droits revus</TableHeaderCell>
                     <TableHeaderCell>Progression</TableHeaderCell>
                   </tr>
                 </TableHead>
@@ -272,14 +273,20 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                   ) : (
                     data.active_campaigns.map((campaign) => (
                       <TableRow key={campaign.id}>
-                        <TableCell className="font-medium">{campaign.name}</TableCell>
-                        <TableCell>{campaign.application_name ?? 'Toutes'}</TableCell>
-                        <TableCell>{formatDate(campaign.start_date)}</TableCell>
-                        <TableCell>{formatDate(campaign.end_date)}</TableCell>
-                        <TableCell>
+                        <TableCell className="font-medium">
+                          {campaign.name}
+                          <span className="block text-xs font-normal text-gray-600 md:hidden">
+                            {campaign.application_name ?? 'Toutes applications'}, jusqu’au {formatDate(campaign.end_date)} ;{' '}
+                            {shareText(campaign.reviewed_rights, campaign.total_rights, 'droit revu', 'droits revus')}
+                          </span>
+                        </TableCell>
+                        <TableCell className="max-md:hidden">{campaign.application_name ?? 'Toutes'}</TableCell>
+                        <TableCell className="max-md:hidden">{formatDate(campaign.start_date)}</TableCell>
+                        <TableCell className="max-md:hidden">{formatDate(campaign.end_date)}</TableCell>
+                        <TableCell className="max-md:hidden">
                           {campaign.reviewed_rights}/{campaign.total_rights}
                         </TableCell>
-                        <TableCell className="min-w-40">
+                        <TableCell className="min-w-24 md:min-w-40">
                           <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression ${campaign.name}`} />
                         </TableCell>
                       </TableRow>
@@ -289,7 +296,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
               </Table>
             </Card>
 
-            <RssiTrends />
+            <RssiTrends filters={filters} />
           </div>
         )
       )}

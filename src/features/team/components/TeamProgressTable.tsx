@@ -1,6 +1,21 @@
+import type { ReactNode } from 'react'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cn } from '@/lib/cn'
 import { positionText, type TeamMember } from '../model'
+
+// Below 768 px each member is a card, each figure on a line of its own after its column's name: nine columns do not fit a
+// phone, and a table scrolled sideways hides the figures behind the names.
+const cardCell =
+  'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]'
+
+function FigureCell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <TableCell data-label={label} className={cn(cardCell, className)}>
+      {children}
+    </TableCell>
+  )
+}
 
 interface TeamProgressTableProps {
   caption: string
@@ -16,8 +31,8 @@ interface TeamProgressTableProps {
  */
 export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTableProps) {
   return (
-    <Table caption={caption}>
-      <TableHead>
+    <Table caption={caption} className="max-md:block">
+      <TableHead className="max-md:sr-only">
         <tr>
           <TableHeaderCell>Collaborateur</TableHeaderCell>
           <TableHeaderCell>Poste</TableHeaderCell>
@@ -27,14 +42,17 @@ export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTabl
           <TableHeaderCell className="text-right">Refusés</TableHeaderCell>
           <TableHeaderCell className="text-right">En traitement</TableHeaderCell>
           <TableHeaderCell className="text-right">Traités</TableHeaderCell>
-          <TableHeaderCell className="w-48">Progression %</TableHeaderCell>
+          <TableHeaderCell className="w-48 whitespace-nowrap">Progression %</TableHeaderCell>
         </tr>
       </TableHead>
-      <TableBody>
+      <TableBody className="max-md:block max-md:space-y-3 max-md:divide-y-0 max-md:bg-gray-50 max-md:p-3">
         {members.length === 0 && <TableEmptyRow colSpan={9} message="Aucun collaborateur dans votre équipe." />}
         {members.map((member) => (
-          <TableRow key={member.user_id}>
-            <TableCell>
+          <TableRow
+            key={member.user_id}
+            className="max-md:block max-md:rounded-lg max-md:border max-md:border-gray-200 max-md:bg-white max-md:px-4 max-md:py-3"
+          >
+            <TableCell className="max-md:block max-md:px-0 max-md:pb-2 max-md:pt-0">
               <button
                 type="button"
                 onClick={() => onOpen(member)}
@@ -45,16 +63,36 @@ export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTabl
               </button>
               <p className="text-xs text-gray-500">{member.email}</p>
             </TableCell>
-            <TableCell>{positionText(member.position)}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.rights_count}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.pending_count}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.validated_count}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.refused_count}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.treatment_required_count}</TableCell>
-            <TableCell className="text-right tabular-nums">{member.treated_count}</TableCell>
-            <TableCell>
-              {member.progress === null ? '-' : <ProgressBar value={member.progress} kind="progress" label={`Progression de ${member.full_name}`} />}
-            </TableCell>
+            <FigureCell label="Poste" className="min-w-32">
+              {positionText(member.position)}
+            </FigureCell>
+            <FigureCell label="Droits" className="text-right tabular-nums">
+              {member.rights_count}
+            </FigureCell>
+            <FigureCell label="En attente" className="text-right tabular-nums">
+              {member.pending_count}
+            </FigureCell>
+            <FigureCell label="Validés" className="text-right tabular-nums">
+              {member.validated_count}
+            </FigureCell>
+            <FigureCell label="Refusés" className="text-right tabular-nums">
+              {member.refused_count}
+            </FigureCell>
+            <FigureCell label="En traitement" className="text-right tabular-nums">
+              {member.treatment_required_count}
+            </FigureCell>
+            <FigureCell label="Traités" className="text-right tabular-nums">
+              {member.treated_count}
+            </FigureCell>
+            <FigureCell label="Progression">
+              {member.progress === null ? (
+                '-'
+              ) : (
+                <span className="block max-md:w-40">
+                  <ProgressBar value={member.progress} kind="progress" label={`Progression de ${member.full_name}`} />
+                </span>
+              )}
+            </FigureCell>
           </TableRow>
         ))}
       </TableBody>

@@ -4,7 +4,8 @@
  * against white (WCAG 1.4.11 asks 3:1 of graphics), blue and orange so that they stay apart for colour-blind readers.
  */
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { pointDateText, STAGE_LABELS, type StageCompletion, type TrendPoint } from './model'
+import { formatDate } from '@/lib/dates'
+import { pointDateText, STAGE_LABELS, type DecisionDay, type StageCompletion, type TrendPoint } from './model'
 
 const BLUE = '#1d4ed8'
 const ORANGE = '#c2410c'
@@ -25,7 +26,16 @@ export function ComplianceTrendChart({ points }: { points: readonly TrendPoint[]
         <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis dataKey="short" tick={tick} stroke={AXIS} />
         <YAxis yAxisId="rate" domain={[0, 100]} unit=" %" tick={tick} stroke={AXIS} width={56} />
-        <YAxis yAxisId="risk" orientation="right" allowDecimals={false} tick={tick} stroke={AXIS} width={40} />
+        {/* Headroom above the highest bar, so that a rate's dot is never lost inside it. */}
+        <YAxis
+          yAxisId="risk"
+          orientation="right"
+          allowDecimals={false}
+          domain={[0, (max: number) => Math.max(4, Math.ceil(max * 1.5))]}
+          tick={tick}
+          stroke={AXIS}
+          width={40}
+        />
         <Tooltip labelFormatter={(_, payload) => String(payload[0]?.payload?.label ?? '')} />
         <Legend wrapperStyle={{ color: AXIS, fontSize: 12 }} />
         <Bar yAxisId="risk" dataKey="atRisk" name="Comptes à risque" fill={ORANGE} maxBarSize={32} isAnimationActive={false} />
@@ -35,11 +45,28 @@ export function ComplianceTrendChart({ points }: { points: readonly TrendPoint[]
           name="Taux de conformité (%)"
           stroke={BLUE}
           strokeWidth={2}
-          dot={{ r: 4, fill: BLUE }}
+          dot={{ r: 5, fill: BLUE, stroke: '#ffffff', strokeWidth: 2 }}
           connectNulls
           isAnimationActive={false}
         />
       </ComposedChart>
+    </ResponsiveContainer>
+  )
+}
+
+export function DecisionsPerDayChart({ days }: { days: readonly DecisionDay[] }) {
+  const data = days.map((day) => ({ ...day, label: formatDate(day.day).slice(0, 6) }))
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <BarChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+        <CartesianGrid stroke={GRID} vertical={false} />
+        <XAxis dataKey="label" tick={tick} stroke={AXIS} minTickGap={16} />
+        <YAxis allowDecimals={false} tick={tick} stroke={AXIS} width={40} />
+        <Tooltip labelFormatter={(_, payload) => formatDate(String(payload[0]?.payload?.day ?? ''))} />
+        <Legend wrapperStyle={{ color: AXIS, fontSize: 12 }} />
+        <Bar dataKey="approved" name="Validations" stackId="day" fill={BLUE} maxBarSize={24} isAnimationActive={false} />
+        <Bar dataKey="refused" name="Refus" stackId="day" fill={ORANGE} maxBarSize={24} isAnimationActive={false} />
+      </BarChart>
     </ResponsiveContainer>
   )
 }

@@ -18,6 +18,13 @@ export interface TrendPoint {
   at_risk_items: number
 }
 
+/** One day of the dashboard's window: the decisions taken that day on rights in scope, by outcome. */
+export interface DecisionDay {
+  day: string
+  approved: number
+  refused: number
+}
+
 /** The running campaigns' items decided at a stage, and those waiting there now. */
 export interface StageCompletion {
   stage: TrendStage
@@ -28,6 +35,7 @@ export interface StageCompletion {
 export interface RssiTrends {
   as_of: string
   campaigns: TrendPoint[]
+  days: DecisionDay[]
   stages: StageCompletion[]
 }
 
@@ -45,7 +53,7 @@ export const pointDateText = (point: TrendPoint) => (point.status === 'active' ?
 export function trendSummary(points: readonly TrendPoint[]): string {
   const first = points[0]
   const last = points.at(-1)
-  if (!first || !last) return 'Aucune campagne démarrée : pas encore de tendance.'
+  if (!first || !last) return 'Aucune campagne menée sur la période : pas de tendance à montrer.'
   const risk = (point: TrendPoint) => countText(point.at_risk_items, 'compte à risque', 'comptes à risque')
   if (first === last) {
     return `Une seule campagne, « ${last.name} » (${pointDateText(last)}) : taux de conformité ${formatRate(last.validation_rate)}, ${risk(last)}.`
@@ -54,6 +62,19 @@ export function trendSummary(points: readonly TrendPoint[]): string {
     `De « ${first.name} » (${pointDateText(first)}) à « ${last.name} » (${pointDateText(last)}), ` +
     `le taux de conformité passe de ${formatRate(first.validation_rate)} à ${formatRate(last.validation_rate)} ` +
     `et les comptes à risque de ${first.at_risk_items} à ${last.at_risk_items}.`
+  )
+}
+
+/** The decisions chart in words: how many decisions over the window, how many refused, and the busiest day. */
+export function decisionsSummary(days: readonly DecisionDay[]): string {
+  const approved = days.reduce((sum, day) => sum + day.approved, 0)
+  const refused = days.reduce((sum, day) => sum + day.refused, 0)
+  if (approved + refused === 0) return 'Aucune décision sur la période.'
+  const busiest = days.reduce((best, day) => (day.approved + day.refused > best.approved + best.refused ? day : best))
+  return (
+    `${countText(approved + refused, 'décision', 'décisions')} sur la période : ` +
+    `${countText(approved, 'validation', 'validations')} et ${countText(refused, 'refus', 'refus')}. ` +
+    `Le ${formatDate(busiest.day)} en a compté le plus (${busiest.approved + busiest.refused}).`
   )
 }
 
