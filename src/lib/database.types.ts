@@ -233,15 +233,7 @@ export type Database = {
           created_at?: string
           updated_at?: string
         }
-        Relationships: [
-          {
-            foreignKeyName: "campaign_items_campaign_id_fkey"
-            columns: ["campaign_id"]
-            isOneToOne: false
-            referencedRelation: "campaigns"
-            referencedColumns: ["id"]
-          }
-        ]
+        Relationships: []
       }
       campaign_signoffs: {
         Row: {
@@ -901,7 +893,7 @@ export type Database = {
           p_after_id?: string
           p_limit?: number
         }
-        Returns: Json[]
+        Returns: Json
       }
       campaign_evidence_journal: {
         Args: {
@@ -1014,7 +1006,7 @@ export type Database = {
         Args: {
           p_emails: unknown
         }
-        Returns: string[]
+        Returns: Json[]
       }
       manager_dashboard: {
         Args: {
@@ -1152,7 +1144,14 @@ export type Database = {
         Returns: Json[]
       }
       rssi_trends: {
-        Args: never
+        Args: {
+          p_search?: string
+          p_application_id?: string
+          p_account_type?: Database["public"]["Enums"]["account_type"]
+          p_from?: string
+          p_to?: string
+          p_time_zone?: string
+        }
         Returns: Json
       }
       run_campaign_schedule: {
@@ -1230,7 +1229,7 @@ export type Database = {
       account_type: "standard" | "privileged" | "technical" | "shared" | "emergency" | "external"
       campaign_recurrence: "quarterly" | "semiannual" | "annual"
       campaign_status: "draft" | "active" | "completed" | "archived"
-      notification_kind: "campaign_started" | "stage_digest" | "reminder" | "escalation" | "campaign_decided"
+      notification_kind: "campaign_started" | "stage_digest" | "reminder" | "escalation" | "campaign_decided" | "invitation"
       notification_status: "queued" | "sending" | "sent" | "failed"
       review_decision: "approved" | "refused"
       review_stage: "user" | "manager" | "bpo_metier" | "bpo_groupe" | "ra"
@@ -1255,7 +1254,7 @@ export const Constants = {
       account_type: ["standard", "privileged", "technical", "shared", "emergency", "external"],
       campaign_recurrence: ["quarterly", "semiannual", "annual"],
       campaign_status: ["draft", "active", "completed", "archived"],
-      notification_kind: ["campaign_started", "stage_digest", "reminder", "escalation", "campaign_decided"],
+      notification_kind: ["campaign_started", "stage_digest", "reminder", "escalation", "campaign_decided", "invitation"],
       notification_status: ["queued", "sending", "sent", "failed"],
       review_decision: ["approved", "refused"],
       review_stage: ["user", "manager", "bpo_metier", "bpo_groupe", "ra"],

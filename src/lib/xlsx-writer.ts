@@ -1,20 +1,29 @@
 /**
- * Writes .xlsx workbooks of text cells, streamed through fflate's deflate: a sheet's XML is made about a megabyte
- * at a time and compressed at once, so a hundred thousand rows never sit in memory as one document.
+ * Writes .xlsx workbooks of text cells. A sheet's XML is made about a megabyte at a time and compressed as it goes, so a
+ * hundred thousand rows never sit in memory as one document. Each part is compressed as a gzip member, whose trailer
+ * carries the CRC-32 and size a zip entry needs: by the platform's native CompressionStream where there is one
+ * (browsers, their workers and Node ≥ 18: zlib in native code), by fflate otherwise; the zip container around the
+ * deflate data is written here.
  * Every cell is a string of the shared-string table (never a number, a date or a formula: what starts with `=`
  * stays text). Each distinct text is written once, so there is less XML to compress: names, applications and
  * decisions repeat down an export.
  * The workbook's shape mirrors SheetJS's (SheetNames, Sheets, `!cols`) so that callers and tests read alike.
  */
-import { Zip, ZipDeflate } from 'fflate'
+import { Gzip } from 'fflate'
 
 export interface ColumnWidth {
   /** Width in characters. */
   wch: number
 }
 
+/**
+ * A row: its texts, or the indexes of its texts in the workbook's shared strings (-1 for an empty cell), for a caller
+ * that indexes its rows as they are made, while it waits for the next ones, rather than all of them at the end.
+ */
+export type Row = readonly string[] | Int32Array
+
 export interface Sheet {
-  rows: readonly (readonly string[])[]
+  rows: readonly Row[]
   '!cols'?: readonly ColumnWidth[]
   /** Rows kept on screen while scrolling (1 for a header row). */
   frozenRows?: number
@@ -23,6 +32,8 @@ export interface Sheet {
 export interface Workbook {
   SheetNames: string[]
   Sheets: Record<string, Sheet>
+  /** Its table of distinct texts, which a cell refers to by index. */
+  strings: SharedStrings
 }
 
 /** Excel refuses longer cells (its specifications and limits). */
@@ -45,7 +56,7 @@ const DEFAULT_LEVEL: DeflateLevel = 1
 const BATCH_CHARACTERS = 1 << 20
 
 export function bookNew(): Workbook {
-  return { SheetNames: [], Sheets: {} }
+  return { SheetNames: [], Sheets: {}, strings: new SharedStrings() }
 }
 
 export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): void {
@@ -55,34 +66,152 @@ export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): voi
   workbook.Sheets[name] = sheet
 }
 
-/** The .xlsx bytes of the workbook. */
-export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { level?: DeflateLevel } = {}): Uint8Array {
-  const chunks: Uint8Array[] = []
-  let failure: Error | null = null
-  const zip = new Zip((error, chunk) => {
-    if (error) failure = error
-    else chunks.push(chunk)
-  })
-  const encoder = new TextEncoder()
-  const addFile = (path: string, parts: Iterable<string>) => {
-    const file = new ZipDeflate(path, { level })
-    zip.add(file)
-    for (const part of parts) file.push(encoder.encode(part))
-    file.push(new Uint8Array(0), true)
-  }
+/** A part of the package: its path in the archive and its XML, made a batch at a time. */
+interface Part {
+  path: string
+  xml: Iterable<string>
+}
+
+/** The package's parts in order; the shared strings come last, once the sheets have named every text. */
+function* packageParts(workbook: Workbook): Generator<Part> {
   const count = workbook.SheetNames.length
-  addFile('[Content_Types].xml', [contentTypes(count)])
-  addFile('_rels/.rels', [ROOT_RELS])
-  addFile('xl/workbook.xml', [workbookXml(workbook.SheetNames)])
-  addFile('xl/_rels/workbook.xml.rels', [workbookRels(count)])
-  addFile('xl/styles.xml', [STYLES])
-  const strings = new SharedStrings()
-  workbook.SheetNames.forEach((name, index) => addFile(`xl/worksheets/sheet${index + 1}.xml`, sheetXml(workbook.Sheets[name]!, strings)))
-  // Written last, once the sheets have named every text: the order of a package's parts does not matter.
-  addFile('xl/sharedStrings.xml', strings.xml())
-  zip.end()
-  if (failure) throw failure
-  return concat(chunks)
+  yield { path: '[Content_Types].xml', xml: [contentTypes(count)] }
+  yield { path: '_rels/.rels', xml: [ROOT_RELS] }
+  yield { path: 'xl/workbook.xml', xml: [workbookXml(workbook.SheetNames)] }
+  yield { path: 'xl/_rels/workbook.xml.rels', xml: [workbookRels(count)] }
+  yield { path: 'xl/styles.xml', xml: [STYLES] }
+  const { strings } = workbook
+  for (const [index, name] of workbook.SheetNames.entries()) {
+    yield { path: `xl/worksheets/sheet${index + 1}.xml`, xml: sheetXml(workbook.Sheets[name]!, strings) }
+  }
+  // The order of a package's parts does not matter to its readers.
+  yield { path: 'xl/sharedStrings.xml', xml: strings.xml() }
+}
+
+/** One compressed part: its raw deflate data, with the CRC-32 and size of what was compressed. */
+interface Entry {
+  name: Uint8Array
+  data: Uint8Array
+  crc: number
+  size: number
+}
+
+/**
+ * The entry of a part compressed as one gzip member (RFC 1952): the deflate data between its header and its trailer,
+ * the trailer's CRC-32, and the size we counted, checked against the trailer's.
+ */
+function entryOf(path: string, gzip: Uint8Array, size: number): Entry {
+  if (gzip[0] !== 0x1f || gzip[1] !== 0x8b || gzip[2] !== 8) throw new Error('Compression gzip inattendue')
+  const view = new DataView(gzip.buffer, gzip.byteOffset, gzip.byteLength)
+  const flags = gzip[3]!
+  let start = 10
+  if (flags & 4) start += 2 + view.getUint16(start, true)
+  // A file name, then a comment, each ended by a zero byte.
+  for (const flag of [8, 16]) {
+    if (flags & flag) start = gzip.indexOf(0, start) + 1
+  }
+  if (flags & 2) start += 2
+  const end = gzip.length - 8
+  if (view.getUint32(end + 4, true) !== size >>> 0) throw new Error('Compression gzip incomplète')
+  return { name: new TextEncoder().encode(path), data: gzip.subarray(start, end), crc: view.getUint32(end, true), size }
+}
+
+/** The .xlsx bytes of the workbook, compressed by fflate in this thread (level 1 unless told). */
+export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { level?: DeflateLevel } = {}): Uint8Array {
+  const encoder = new TextEncoder()
+  const entries: Entry[] = []
+  for (const part of packageParts(workbook)) {
+    const chunks: Uint8Array[] = []
+    const gzip = new Gzip({ level, mtime: 0 }, (chunk) => chunks.push(chunk))
+    let size = 0
+    for (const text of part.xml) {
+      const bytes = encoder.encode(text)
+      size += bytes.length
+      gzip.push(bytes)
+    }
+    gzip.push(new Uint8Array(0), true)
+    entries.push(entryOf(part.path, concat(chunks), size))
+  }
+  return zipArchive(entries)
+}
+
+/**
+ * The .xlsx bytes of the workbook, compressed by the platform's CompressionStream where there is one, else as
+ * writeWorkbook does. Its zlib level is 6, which we cannot choose: on 100,000 export rows in Node the file is a sixth
+ * smaller than fflate's level 1 and is written in about a quarter less processor time.
+ */
+export async function writeWorkbookAsync(workbook: Workbook): Promise<Uint8Array> {
+  if (typeof CompressionStream === 'undefined') return writeWorkbook(workbook)
+  const encoder = new TextEncoder()
+  const entries: Entry[] = []
+  for (const part of packageParts(workbook)) {
+    const batches = part.xml[Symbol.iterator]()
+    let size = 0
+    // Pulled a batch at a time: the XML is made only as fast as it is compressed.
+    const source = new ReadableStream<BufferSource>({
+      pull(controller) {
+        const next = batches.next()
+        if (next.done) {
+          controller.close()
+          return
+        }
+        const bytes = encoder.encode(next.value)
+        size += bytes.length
+        controller.enqueue(bytes)
+      },
+    })
+    const gzip = new Uint8Array(await new Response(source.pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
+    entries.push(entryOf(part.path, gzip, size))
+  }
+  return zipArchive(entries)
+}
+
+/** 1 January 1980, the earliest date a zip entry holds: the same workbook gives the same bytes. */
+const DOS_DATE = (1 << 5) | 1
+
+/** The zip archive of the entries (APPNOTE 6.3: local headers and data, central directory, end record). */
+function zipArchive(entries: readonly Entry[]): Uint8Array {
+  const localSize = entries.reduce((total, entry) => total + 30 + entry.name.length + entry.data.length, 0)
+  const centralSize = entries.reduce((total, entry) => total + 46 + entry.name.length, 0)
+  const bytes = new Uint8Array(localSize + centralSize + 22)
+  const view = new DataView(bytes.buffer)
+  const common = (at: number, entry: Entry) => {
+    view.setUint16(at, 20, true) // version needed: deflate
+    view.setUint16(at + 2, 0, true) // flags
+    view.setUint16(at + 4, 8, true) // deflate
+    view.setUint16(at + 6, 0, true) // time
+    view.setUint16(at + 8, DOS_DATE, true)
+    view.setUint32(at + 10, entry.crc, true)
+    view.setUint32(at + 14, entry.data.length, true)
+    view.setUint32(at + 18, entry.size, true)
+    view.setUint16(at + 22, entry.name.length, true)
+    view.setUint16(at + 24, 0, true) // extra field
+  }
+  const offsets: number[] = []
+  let at = 0
+  for (const entry of entries) {
+    offsets.push(at)
+    view.setUint32(at, 0x04034b50, true)
+    common(at + 4, entry)
+    bytes.set(entry.name, at + 30)
+    bytes.set(entry.data, at + 30 + entry.name.length)
+    at += 30 + entry.name.length + entry.data.length
+  }
+  entries.forEach((entry, index) => {
+    view.setUint32(at, 0x02014b50, true)
+    view.setUint16(at + 4, 20, true) // version made by
+    common(at + 6, entry)
+    // Comment length, disk, internal and external attributes stay zero.
+    view.setUint32(at + 42, offsets[index]!, true)
+    bytes.set(entry.name, at + 46)
+    at += 46 + entry.name.length
+  })
+  view.setUint32(at, 0x06054b50, true)
+  view.setUint16(at + 8, entries.length, true)
+  view.setUint16(at + 10, entries.length, true)
+  view.setUint32(at + 12, centralSize, true)
+  view.setUint32(at + 16, localSize, true)
+  return bytes
 }
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
@@ -144,7 +273,7 @@ function textElement(value: string): string {
 }
 
 /** The workbook's table of distinct texts; a cell holds the index of its text there. */
-class SharedStrings {
+export class SharedStrings {
   private readonly indexes = new Map<string, number>()
   private references = 0
 
@@ -199,12 +328,13 @@ function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string> {
     batch += `<row r="${rowNumber}">`
     let gap = false
     for (let c = 0; c < row.length; c += 1) {
-      const text = row[c]
-      if (!text) {
+      const cell = row[c]!
+      const index = typeof cell === 'number' ? cell : cell ? strings.indexOf(cell) : -1
+      if (index < 0) {
         gap = true
         continue
       }
-      batch += gap ? `<c r="${columns[c]}${rowNumber}" t="s"><v>${strings.indexOf(text)}</v></c>` : `<c t="s"><v>${strings.indexOf(text)}</v></c>`
+      batch += gap ? `<c r="${columns[c]}${rowNumber}" t="s"><v>${index}</v></c>` : `<c t="s"><v>${index}</v></c>`
       gap = false
     }
     batch += '</row>'

@@ -1574,61 +1574,57 @@ begin
 end;
 $$;
 
--- rpc('campaign_evidence_items', { p_campaign_id, p_after_id?, p_limit? }) → the campaign's items in right id order
--- (keyset: pass the last right_id of a page as p_after_id; p_limit 1 to 1000), each with what was reviewed and, in
--- decisions, its latest decision at each stage: { <stage>: { decision, decided_by_name, decided_by_email, decided_at,
--- comment, ip_address } }, the IP being the one the decision's audit event recorded.
-create function public.campaign_evidence_items(p_campaign_id uuid, p_after_id uuid default null, p_limit integer default 1000)
-returns table (
-  right_id uuid,
-  holder_name text,
-  holder_email text,
-  manager_name text,
-  application_name text,
-  role_name text,
-  account_type public.account_type,
-  granted_at timestamptz,
-  last_used_at timestamptz,
-  justification text,
-  status public.right_status,
-  decisions jsonb
-)
+-- rpc('campaign_evidence_items', { p_campaign_id, p_after_id?, p_limit? }) → one JSON array of the campaign's items in
+-- right id order (keyset: pass the last right id of a page as p_after_id; p_limit 1 to 10,000). A pack of 200,000
+-- items is read in pages of thousands, so each item is an array in a fixed order rather than an object repeating its
+-- keys, and its times are milliseconds since 1970 (numbers a browser reads without parsing text):
+--   [right_id, holder_name, holder_email, manager_name, application_name, role_name, account_type, granted_at,
+--    last_used_at, justification, status, decisions]
+-- decisions is null or the item's latest decision at each stage, in stage order, each
+--   [stage, decision, decided_by_name, decided_at, comment, ip_address]
+-- the IP being the one the decision's audit event recorded.
+create function public.campaign_evidence_items(p_campaign_id uuid, p_after_id uuid default null, p_limit integer default 5000)
+returns json
 language plpgsql stable security definer
 set search_path = ''
 as $$
 declare
   target public.campaigns := private.require_evidence_campaign(p_campaign_id);
+  result json;
 begin
-  perform private.require_page(p_limit);
-  return query
-    select i.right_id, i.holder_name, i.holder_email, i.manager_name, i.application_name, i.role_name, i.account_type,
-           i.granted_at, i.last_used_at, i.justification, i.status,
-           coalesce((
-             select jsonb_object_agg(d.stage, jsonb_build_object(
-                      'decision', d.decision,
-                      'decided_by_name', d.decided_by_name,
-                      'decided_by_email', d.decided_by_email,
-                      'decided_at', d.decided_at,
-                      'comment', d.comment,
-                      'ip_address', (
-                        select host(l.ip_address)
-                          from public.audit_logs l
-                         where l.resource_type = 'user_rights' and l.resource_id = d.right_id::text
-                           and l.action = 'decide' and l.details ->> 'decision_id' = d.id::text
-                         limit 1
-                      )))
-               from (
-                 select distinct on (x.stage) x.*
-                   from public.right_decisions x
-                  where x.item_id = i.id
-                  order by x.stage, x.decided_at desc, x.id desc
-               ) d
-           ), '{}'::jsonb)
-      from public.campaign_items i
-     where i.campaign_id = target.id
-       and i.right_id > coalesce(p_after_id, '00000000-0000-0000-0000-000000000000')
-     order by i.right_id
-     limit p_limit;
+  if p_limit is null or p_limit < 1 or p_limit > 10000 then
+    raise exception 'La taille de page doit être comprise entre 1 et 10 000.' using errcode = '22023';
+  end if;
+  select coalesce(json_agg(json_build_array(
+           i.right_id, i.holder_name, i.holder_email, i.manager_name, i.application_name, i.role_name, i.account_type,
+           floor(extract(epoch from i.granted_at) * 1000)::bigint,
+           floor(extract(epoch from i.last_used_at) * 1000)::bigint,
+           i.justification, i.status,
+           (select json_agg(json_build_array(
+                     d.stage, d.decision, d.decided_by_name, floor(extract(epoch from d.decided_at) * 1000)::bigint, d.comment,
+                     (select host(l.ip_address)
+                        from public.audit_logs l
+                       where l.resource_type = 'user_rights' and l.resource_id = d.right_id::text
+                         and l.action = 'decide' and l.details ->> 'decision_id' = d.id::text
+                       limit 1)
+                   ) order by d.stage)
+              from (
+                select distinct on (x.stage) x.id, x.right_id, x.stage, x.decision, x.decided_by_name, x.decided_at, x.comment
+                  from public.right_decisions x
+                 where x.item_id = i.id
+                 order by x.stage, x.decided_at desc, x.id desc
+              ) d)
+         ) order by i.right_id), '[]'::json)
+    into result
+    from (
+      select *
+        from public.campaign_items c
+       where c.campaign_id = target.id
+         and c.right_id > coalesce(p_after_id, '00000000-0000-0000-0000-000000000000')
+       order by c.right_id
+       limit p_limit
+    ) i;
+  return result;
 end;
 $$;
 

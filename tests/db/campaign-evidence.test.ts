@@ -19,11 +19,8 @@ interface Evidence {
   seal: { intact: boolean; rows_checked: number; head_hash: string } | null
 }
 
-interface EvidenceItem {
-  right_id: string
-  status: string
-  decisions: Record<string, { decision: string; decided_by_name: string; comment: string | null; ip_address: string | null }>
-}
+/** What the test reads of an item: its id, status, and each stage's [stage, decision, by, at, comment, ip]. */
+type EvidenceItem = [string, string, string, string | null, string, string, string, number, number | null, string | null, string, [string, string, string, number, string | null, string | null][] | null]
 
 let db: Database
 beforeAll(async () => {
@@ -45,11 +42,11 @@ async function itemsOf(actor: Actor, campaignId: string, pageSize: number): Prom
   let after: string | null = null
   for (;;) {
     const page: EvidenceItem[] = await actAs(db, actor, async (tx) =>
-      (await tx.query<EvidenceItem>('select * from public.campaign_evidence_items($1, $2, $3)', [campaignId, after, pageSize])).rows,
+      (await one<{ page: EvidenceItem[] }>(tx, 'select public.campaign_evidence_items($1, $2, $3) as page', [campaignId, after, pageSize])).page,
     )
     rows.push(...page)
     if (page.length < pageSize) return rows
-    after = page[page.length - 1]!.right_id
+    after = page[page.length - 1]![0]
   }
 }
 
@@ -152,12 +149,31 @@ describe('a campaign made here, decided and completed', () => {
     expect(pack.decisions_after_end).toBe(0)
   })
 
-  it('gives each item its decisions, with the IP the audit trail recorded', async () => {
+  it('gives each item its decisions, with the time and the IP the audit trail recorded', async () => {
     const items = await itemsOf('admin', campaignId, 1000)
-    const byRight = new Map(items.map((item) => [item.right_id, item]))
-    expect(byRight.get(approvedRight)?.decisions.manager).toMatchObject({ decision: 'approved', comment: 'Toujours utile', ip_address: '203.0.113.7' })
-    expect(byRight.get(refusedRight)?.decisions).toMatchObject({ manager: { decision: 'refused' }, ra: { decision: 'approved', comment: 'Compte supprimé' } })
-    expect(byRight.get(undecidedRight)).toMatchObject({ status: 'treatment_required', decisions: {} })
+    const byRight = new Map(items.map((item) => [item[0], item]))
+    const decisions = (rightId: string) =>
+      Object.fromEntries((byRight.get(rightId)?.[11] ?? []).map(([stage, decision, by, at, comment, ip]) => [stage, { decision, by, at, comment, ip }]))
+    expect(decisions(approvedRight).manager).toMatchObject({ decision: 'approved', comment: 'Toujours utile', ip: '203.0.113.7' })
+    expect(decisions(refusedRight)).toMatchObject({ manager: { decision: 'refused' }, ra: { decision: 'approved', comment: 'Compte supprimé' } })
+    expect(byRight.get(undecidedRight)?.[10]).toBe('treatment_required')
+    expect(byRight.get(undecidedRight)?.[11]).toBeNull()
+    // Times travel as milliseconds since 1970: the decision's and the right's own, to the millisecond.
+    const recorded = await one<{ decided_at: number; granted_at: number }>(
+      db,
+      `select floor(extract(epoch from d.decided_at) * 1000)::float8 as decided_at, floor(extract(epoch from r.granted_at) * 1000)::float8 as granted_at
+         from public.right_decisions d join public.user_rights r on r.id = d.right_id
+        where d.right_id = $1 and d.stage = 'manager'`,
+      [approvedRight],
+    )
+    expect(decisions(approvedRight).manager?.at).toBe(recorded.decided_at)
+    expect(byRight.get(approvedRight)?.[7]).toBe(recorded.granted_at)
+  })
+
+  it('reads pages of up to 10,000 items, and says so in French past that', async () => {
+    expect(await itemsOf('rssi', campaignId, 10_000)).toHaveLength(3)
+    const tooLarge = await attempt(db, 'admin', (tx) => tx.query('select public.campaign_evidence_items($1, null, 10001)', [campaignId]))
+    expectRefused(tooLarge, '22023', /entre 1 et 10 000/)
   })
 
   it("journals the campaign's start, completion and decisions, and nothing of another campaign", async () => {

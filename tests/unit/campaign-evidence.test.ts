@@ -24,7 +24,7 @@ function item(rightId: string, status: string, decisions: EvidenceItem['decision
     application_name: 'SAP Finance',
     role_name: 'Lecteur',
     account_type: 'standard',
-    granted_at: '2025-01-10T09:00:00Z',
+    granted_at: Date.parse('2025-01-10T09:00:00Z'),
     last_used_at: null,
     justification: null,
     status,
@@ -35,8 +35,7 @@ function item(rightId: string, status: string, decisions: EvidenceItem['decision
 const decision = (outcome: 'approved' | 'refused', comment: string | null, ip: string | null = null) => ({
   decision: outcome,
   decided_by_name: 'Marc Dubois',
-  decided_by_email: 'marc@example.com',
-  decided_at: '2025-10-20T08:30:00Z',
+  decided_at: Date.parse('2025-10-20T08:30:00Z'),
   comment,
   ip_address: ip,
 })
@@ -116,8 +115,8 @@ function pack(seal: EvidencePack['summary']['seal']): EvidencePack {
 
 const SEAL = { intact: true, rows_checked: 120, head_id: 120, head_hash: 'ab'.repeat(32), first_broken_id: null, reason: null }
 
-function readBack(evidence: EvidencePack) {
-  const workbook = XLSX.read(requestBytes({ pack: evidence }), { type: 'array', cellFormula: true })
+async function readBack(evidence: EvidencePack) {
+  const workbook = XLSX.read(await requestBytes({ pack: evidence }), { type: 'array', cellFormula: true })
   const rows = (sheet: string) => XLSX.utils.sheet_to_json<string[]>(workbook.Sheets[sheet]!, { header: 1, defval: '' })
   return { workbook, rows }
 }
@@ -126,8 +125,8 @@ function readBack(evidence: EvidencePack) {
 const besides = (rows: string[][], label: string) => rows.find((row) => row[0] === label)?.[1]
 
 describe('the Rapport de campagne workbook', () => {
-  it('has the four sheets, one Décisions row per item and the Traitements RA of the refused and undecided ones', () => {
-    const { workbook, rows } = readBack(pack(SEAL))
+  it('has the four sheets, one Décisions row per item and the Traitements RA of the refused and undecided ones', async () => {
+    const { workbook, rows } = await readBack(pack(SEAL))
     expect(workbook.SheetNames).toEqual([...EVIDENCE_SHEETS])
     const decisions = rows('Décisions')
     expect(decisions[0]).toEqual(DECISION_COLUMNS)
@@ -147,23 +146,23 @@ describe('the Rapport de campagne workbook', () => {
     ])
   })
 
-  it('keeps the items in right id order when their pages arrive slice by slice in any order, as the worker reads them', () => {
+  it('keeps the items in right id order when their pages arrive slice by slice in any order, as the worker reads them', async () => {
     const whole = pack(SEAL)
     const [first, second, third] = whole.items
     const sheets = new EvidenceSheets(2)
     sheets.add([third!], 1)
     sheets.add([first!], 0)
     sheets.add([second!], 0)
-    const streamed = XLSX.read(workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs)), { type: 'array' })
-    const expected = readBack(whole)
+    const streamed = XLSX.read(await workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs)), { type: 'array' })
+    const expected = await readBack(whole)
     expect(expected.rows('Décisions').slice(1).map((row) => row[0])).toEqual(['r1', 'r2', 'r3'])
     for (const name of EVIDENCE_SHEETS) {
       expect(XLSX.utils.sheet_to_json<string[]>(streamed.Sheets[name]!, { header: 1, defval: '' }), name).toEqual(expected.rows(name))
     }
   })
 
-  it('lists each stage’s reviewers with their signature, who has not signed, and the items no reviewer had', () => {
-    const rows = readBack(pack(SEAL)).rows('Signatures')
+  it('lists each stage’s reviewers with their signature, who has not signed, and the items no reviewer had', async () => {
+    const rows = (await readBack(pack(SEAL))).rows('Signatures')
     expect(rows[0]).toEqual(['Étape', 'Relecteur', 'E-mail', 'Droits confiés', 'Non décidés', 'Signé le', 'IP'])
     expect(rows[1]).toEqual(['Manager', 'Marc Dubois', 'marc@example.com', '3', '0', expect.stringMatching(/^21 octobre 2025 à \d{2}:15$/), '203.0.113.7'])
     // A name is text, never a formula, like every other cell of the pack.
@@ -171,8 +170,8 @@ describe('the Rapport de campagne workbook', () => {
     expect(rows[3]).toEqual(['BPO Groupe', 'Aucun relecteur désigné (relecteurs de secours)', '', '1', '0', '', ''])
   })
 
-  it('sums the outcomes and per-stage figures in the Synthèse', () => {
-    const synthesis = readBack(pack(SEAL)).rows('Synthèse')
+  it('sums the outcomes and per-stage figures in the Synthèse', async () => {
+    const synthesis = (await readBack(pack(SEAL))).rows('Synthèse')
     expect(besides(synthesis, 'Campagne')).toBe('Revue annuelle 2025')
     expect(besides(synthesis, 'Applications')).toBe('Toutes')
     expect(besides(synthesis, 'Lancée par')).toBe('Alice Admin')
@@ -185,14 +184,14 @@ describe('the Rapport de campagne workbook', () => {
     expect(besides(synthesis, 'Empreinte de tête (SHA-256)')).toBe('ab'.repeat(32))
   })
 
-  it('says the seal is the RSSI’s when the pack was made by an administrator, and names a broken row', () => {
-    expect(besides(readBack(pack(null)).rows('Synthèse'), 'Sceau du journal')).toBe(SEAL_RESERVED)
+  it('says the seal is the RSSI’s when the pack was made by an administrator, and names a broken row', async () => {
+    expect(besides((await readBack(pack(null))).rows('Synthèse'), 'Sceau du journal')).toBe(SEAL_RESERVED)
     const broken = { ...SEAL, intact: false, first_broken_id: 57, reason: 'hash_mismatch' }
-    expect(besides(readBack(pack(broken)).rows('Synthèse'), 'Sceau du journal')).toBe('Rompu à la ligne 57 (contenu modifié)')
+    expect(besides((await readBack(pack(broken))).rows('Synthèse'), 'Sceau du journal')).toBe('Rompu à la ligne 57 (contenu modifié)')
   })
 
-  it('keeps hostile text as text in every sheet: no formula, a leading quote', () => {
-    const { workbook } = readBack(pack(SEAL))
+  it('keeps hostile text as text in every sheet: no formula, a leading quote', async () => {
+    const { workbook } = await readBack(pack(SEAL))
     let quoted = 0
     for (const name of workbook.SheetNames) {
       const sheet = workbook.Sheets[name]!

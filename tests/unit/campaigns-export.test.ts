@@ -123,13 +123,13 @@ describe('hostile cells', () => {
     expect(safeCell(null)).toBe('')
   })
 
-  it('quotes every hostile field of a row, campaign name included, and the workbook stores strings only', () => {
+  it('quotes every hostile field of a row, campaign name included, and the workbook stores strings only', async () => {
     const hostile = row({ user_name: '=cmd|" /C calc"!A0', role_name: '@admin', justification: '+1', manager_comment: '-1' })
     const cells = buildExportRows('manager', [hostile])[0] ?? []
     for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@]/)
     expect(buildInstructionRows('manager', '=Campagne', TODAY)[0]).toEqual(['Campagne', "'=Campagne"])
 
-    const bytes = workbookBytes(buildWorkbook('manager', '=Campagne', [hostile], TODAY))
+    const bytes = await workbookBytes(buildWorkbook('manager', '=Campagne', [hostile], TODAY))
     const read = XLSX.read(bytes, { type: 'array', cellFormula: true })
     const sheet = read.Sheets['Droits']!
     for (const key of Object.keys(sheet).filter((k) => !k.startsWith('!'))) {
@@ -141,11 +141,11 @@ describe('hostile cells', () => {
 })
 
 describe('workbook', () => {
-  it('has the data sheet with a frozen header row and sized columns, then the Instructions sheet', () => {
+  it('has the data sheet with a frozen header row and sized columns, then the Instructions sheet', async () => {
     const workbook = buildWorkbook('manager', 'Revue T4', [row(), row({ right_id: 'b' })], TODAY)
     expect(workbook.SheetNames).toEqual(['Droits', 'Instructions'])
     expect(workbook.Sheets['Droits']!['!cols']).toHaveLength(11)
-    const bytes = workbookBytes(workbook)
+    const bytes = await workbookBytes(workbook)
     const read = XLSX.read(bytes, { type: 'array' })
     const rows = XLSX.utils.sheet_to_json<string[]>(read.Sheets['Droits']!, { header: 1 })
     expect(rows[0]).toEqual(exportColumns('manager'))

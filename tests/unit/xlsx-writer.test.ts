@@ -8,6 +8,7 @@ import {
   MAX_CELL_LENGTH,
   TRUNCATION_NOTE,
   writeWorkbook,
+  writeWorkbookAsync,
   type Sheet,
 } from '@/lib/xlsx-writer'
 
@@ -151,6 +152,48 @@ describe('sheets', () => {
     const bytes = bytesOf(['R&D <"équipe">', { rows: [['x']] }])
     expectWellFormed(bytes)
     expect(readBack(bytes).workbook.SheetNames).toEqual(['R&D <"équipe">'])
+  })
+})
+
+describe('the package', () => {
+  const sample = () => {
+    const workbook = bookNew()
+    const rows = Array.from({ length: 300 }, (_, r) => [`Droit ${r}`, r % 3 ? 'Validé' : '', `=${r}+1`, 'Élodie 😀'])
+    appendSheet(workbook, { rows, frozenRows: 1, '!cols': [{ wch: 20 }] }, 'Données')
+    appendSheet(workbook, { rows: [['Notes']] }, 'Notes')
+    return workbook
+  }
+  const parts = (bytes: Uint8Array) => Object.fromEntries(Object.entries(unzipSync(bytes)).map(([path, content]) => [path, strFromU8(content)]))
+
+  it('is the same, part for part, whether compressed by the platform or by fflate', async () => {
+    expect(typeof CompressionStream).toBe('function')
+    const native = await writeWorkbookAsync(sample())
+    expect(parts(native)).toEqual(parts(writeWorkbook(sample())))
+    expectWellFormed(native)
+    expect(readBack(native).rows('Données')[2]).toEqual(['Droit 2', 'Validé', '=2+1', 'Élodie 😀'])
+  })
+
+  it('is written by fflate where the platform has no CompressionStream', async () => {
+    vi.stubGlobal('CompressionStream', undefined)
+    try {
+      expect(await writeWorkbookAsync(sample())).toEqual(writeWorkbook(sample()))
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('writes rows indexed in the shared strings beforehand like rows of texts', () => {
+    const workbook = bookNew()
+    const index = (texts: string[]) => Int32Array.from(texts, (text) => (text ? workbook.strings.indexOf(text) : -1))
+    appendSheet(workbook, { rows: [['En-tête', 'B'], index(['Validé', '']), index(['', 'Validé']), ['Validé', 'x']] }, 'Données')
+    const bytes = writeWorkbook(workbook)
+    expect(readBack(bytes).rows('Données')).toEqual([
+      ['En-tête', 'B'],
+      ['Validé', ''],
+      ['', 'Validé'],
+      ['Validé', 'x'],
+    ])
+    expect(part(bytes, 'xl/sharedStrings.xml')).toContain('count="6" uniqueCount="4"')
   })
 })
 

@@ -43,16 +43,16 @@ export interface EvidenceSummary {
   seal: EvidenceSeal | null
 }
 
+/** Times of the items and their decisions are milliseconds since 1970, as `campaign_evidence_items` sends them. */
 export interface EvidenceDecision {
   decision: 'approved' | 'refused'
   decided_by_name: string | null
-  decided_by_email: string | null
-  decided_at: string
+  decided_at: number
   comment: string | null
   ip_address: string | null
 }
 
-/** One `campaign_evidence_items` row: an item and its latest decision at each stage. */
+/** An item of the campaign and its latest decision at each stage. */
 export interface EvidenceItem {
   right_id: string
   holder_name: string
@@ -61,11 +61,57 @@ export interface EvidenceItem {
   application_name: string
   role_name: string
   account_type: string
-  granted_at: string
-  last_used_at: string | null
+  granted_at: number
+  last_used_at: number | null
   justification: string | null
   status: string
   decisions: Partial<Record<EvidenceStage, EvidenceDecision>>
+}
+
+type EvidenceDecisionRow = [
+  stage: EvidenceStage,
+  decision: EvidenceDecision['decision'],
+  decided_by_name: string | null,
+  decided_at: number,
+  comment: string | null,
+  ip_address: string | null,
+]
+
+/** One item as `campaign_evidence_items` sends it: an array in the function's fixed order, to keep its pages small. */
+export type EvidenceItemRow = [
+  right_id: string,
+  holder_name: string,
+  holder_email: string,
+  manager_name: string | null,
+  application_name: string,
+  role_name: string,
+  account_type: string,
+  granted_at: number,
+  last_used_at: number | null,
+  justification: string | null,
+  status: string,
+  decisions: EvidenceDecisionRow[] | null,
+]
+
+export function evidenceItem(row: EvidenceItemRow): EvidenceItem {
+  const decisions: EvidenceItem['decisions'] = {}
+  for (const [stage, decision, decided_by_name, decided_at, comment, ip_address] of row[11] ?? []) {
+    decisions[stage] = { decision, decided_by_name, decided_at, comment, ip_address }
+  }
+  return {
+    right_id: row[0],
+    holder_name: row[1],
+    holder_email: row[2],
+    manager_name: row[3],
+    application_name: row[4],
+    role_name: row[5],
+    account_type: row[6],
+    granted_at: row[7],
+    last_used_at: row[8],
+    justification: row[9],
+    status: row[10],
+    decisions,
+  }
 }
 
 /** One `campaign_evidence_journal` row. */

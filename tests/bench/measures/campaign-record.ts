@@ -13,7 +13,7 @@
 import { stat } from 'node:fs/promises'
 import type { Browser } from 'playwright-core'
 import { EvidenceSheets, workbookBytes } from '../../../src/features/campaigns/excel'
-import type { EvidenceEvent, EvidenceItem, EvidenceSummary } from '../../../src/features/campaigns/evidence-model'
+import { evidenceItem, type EvidenceEvent, type EvidenceItem, type EvidenceItemRow, type EvidenceSummary } from '../../../src/features/campaigns/evidence-model'
 import type { Database as Schema } from '../../../src/lib/database.types'
 import { uuidSlices, withinSlice } from '../../../src/lib/keyset'
 import type { Api } from '../support/api'
@@ -38,6 +38,8 @@ export interface EvidencePhases {
   writeMs: number
 }
 
+/** The app's pages: 5,000 items (EVIDENCE_PAGE_SIZE in the campaigns api), 1,000 audit events. */
+const ITEMS_PAGE = 5000
 const PAGE = 1000
 
 async function evidencePhases(admin: Api, campaignId: string): Promise<EvidencePhases> {
@@ -55,9 +57,9 @@ async function evidencePhases(admin: Api, campaignId: string): Promise<EvidenceP
     uuidSlices(4).map(async (slice) => {
       const pages: EvidenceItem[][] = []
       for (let after = slice.after; ; ) {
-        const { data, error } = await admin.rpc('campaign_evidence_items', { p_campaign_id: campaignId, p_limit: PAGE, ...(after ? { p_after_id: after } : {}) })
+        const { data, error } = await admin.rpc('campaign_evidence_items', { p_campaign_id: campaignId, p_limit: ITEMS_PAGE, ...(after ? { p_after_id: after } : {}) })
         if (error) throw new Error(`Evidence items: ${error.message}`)
-        const page = withinSlice(data as unknown as EvidenceItem[], (row) => row.right_id, slice, PAGE)
+        const page = withinSlice((data as unknown as EvidenceItemRow[]).map(evidenceItem), (row) => row.right_id, slice, ITEMS_PAGE)
         pages.push(page.rows)
         if (page.done) return pages
         after = page.rows[page.rows.length - 1]!.right_id
@@ -77,7 +79,7 @@ async function evidencePhases(admin: Api, campaignId: string): Promise<EvidenceP
   const sheets = new EvidenceSheets(slices.length)
   slices.forEach((pages, slice) => pages.forEach((page) => sheets.add(page, slice)))
   const rowsMs = lap()
-  workbookBytes(sheets.workbook(summary.data as unknown as EvidenceSummary, events, []))
+  await workbookBytes(sheets.workbook(summary.data as unknown as EvidenceSummary, events, []))
   return { summaryMs, itemsMs, journalMs, rowsMs, writeMs: lap() }
 }
 
