@@ -179,6 +179,8 @@ describe('the Rapport de campagne workbook', () => {
     expect(besides(synthesis, 'Traité')).toBe('1')
     expect(besides(synthesis, 'Traitement requis')).toBe('1')
     expect(besides(synthesis, 'Décisions après la date de fin')).toBe('2')
+    // One validated right of three, said with what it counts, as on the RSSI dashboard.
+    expect(synthesis.find((row) => row[0] === 'Taux de conformité')?.slice(0, 3)).toEqual(['Taux de conformité', '33 %', 'droits validés / tous les droits'])
     expect(synthesis.find((row) => row[0] === 'Manager')).toEqual(['Manager', '1', '1', '0', '100 %'])
     expect(besides(synthesis, 'Sceau du journal')).toBe('Intact')
     expect(besides(synthesis, 'Empreinte de tête (SHA-256)')).toBe('ab'.repeat(32))

@@ -221,6 +221,15 @@ function sealRows(seal: EvidenceSeal | null): string[][] {
   ]
 }
 
+/** What the rate counts, in the words of the RSSI dashboard and its CSV (SPEC §9's « Taux de conformité »). */
+export const COMPLIANCE_RATE_BASIS = 'droits validés / tous les droits'
+
+function complianceRate(summary: EvidenceSummary): string {
+  if (summary.items === 0) return ''
+  const validated = Object.entries(summary.by_status).reduce((sum, [status, items]) => (status.startsWith('validated_') ? sum + items : sum), 0)
+  return `${Math.round((100 * validated) / summary.items)} %`
+}
+
 export function synthesisRows(summary: EvidenceSummary): string[][] {
   const { campaign } = summary
   const stageRows = summary.stages.map(({ stage, approved, refused, awaiting }) => {
@@ -249,6 +258,7 @@ export function synthesisRows(summary: EvidenceSummary): string[][] {
     ['Droits décidés', count(summary.decided)],
     ['Progression', summary.progress === null ? '' : `${summary.progress} %`],
     ['Décisions après la date de fin', count(summary.decisions_after_end)],
+    ['Taux de conformité', complianceRate(summary), COMPLIANCE_RATE_BASIS],
     [],
     ['Résultat final', 'Droits'],
     ...OUTCOMES.map((status) => [rightStatusLabel(status), count(summary.by_status[status] ?? 0)]),
