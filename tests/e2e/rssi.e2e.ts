@@ -120,6 +120,8 @@ describe('RSSI views', () => {
     await page.getByRole('button', { name: 'Suivant' }).click()
     await page.getByText(`Page 2 sur ${pages}`).waitFor()
     await page.getByText(`Événements 101 à ${Math.min(200, count)} sur ${count}`).waitFor()
+    // The pager moves at once while page 1's rows stay on screen, marked busy, until page 2 arrives.
+    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0)
     expect(await rows.first().innerText()).not.toBe(firstOfPageOne)
     await page.getByRole('button', { name: 'Précédent' }).click()
     await page.getByText(`Page 1 sur ${pages}`).waitFor()
