@@ -581,6 +581,7 @@ export type Database = {
           on_behalf_of_name: string | null
           acting_as: string | null
           decided_at: string
+          ip_address: string | null
         }
         Insert: {
           id?: string
@@ -606,6 +607,7 @@ export type Database = {
           on_behalf_of_name?: string | null
           acting_as?: string | null
           decided_at?: string
+          ip_address?: string | null
         }
         Update: {
           id?: string
@@ -631,6 +633,7 @@ export type Database = {
           on_behalf_of_name?: string | null
           acting_as?: string | null
           decided_at?: string
+          ip_address?: string | null
         }
         Relationships: [
           {
@@ -910,7 +913,7 @@ export type Database = {
           p_after_id?: string
           p_limit?: number
         }
-        Returns: Json[]
+        Returns: Json
       }
       campaign_signoffs_for_evidence: {
         Args: {

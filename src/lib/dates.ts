@@ -19,8 +19,10 @@ function toDate(value: DateInput): Date | null {
 const dayTexts = new Map<number, string>()
 const DAY_TEXTS_LIMIT = 20_000
 
+const dayKey = (date: Date) => date.getFullYear() * 10_000 + date.getMonth() * 100 + date.getDate()
+
 function dayText(date: Date): string {
-  const key = date.getFullYear() * 10_000 + date.getMonth() * 100 + date.getDate()
+  const key = dayKey(date)
   let text = dayTexts.get(key)
   if (text === undefined) {
     text = format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS)
@@ -43,8 +45,27 @@ export function lastUseText(value: DateInput): string {
   return formatDate(value, 'Jamais')
 }
 
+/**
+ * The texts of the local minutes met last: an evidence pack writes a time for each of hundreds of thousands of
+ * decisions, and handing back the same text for the same minute spares making it, and hashing it again where it is
+ * looked up. Keyed by the local calendar fields, like dayTexts, so that the text never depends on the zone it was
+ * first made in.
+ */
+const minuteTexts = new Map<number, string>()
+const MINUTE_TEXTS_LIMIT = 50_000
+
 /** '05 mars 2025 à 14:30' (date-fns's "dd MMMM yyyy 'à' HH:mm"); `fallback` when there is no valid date. */
 export function formatDateTime(value: DateInput, fallback = '-'): string {
   const date = toDate(value)
-  return date ? `${dayText(date)} à ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}` : fallback
+  if (!date) return fallback
+  const hours = date.getHours()
+  const minutes = date.getMinutes()
+  const key = dayKey(date) * 10_000 + hours * 100 + minutes
+  let text = minuteTexts.get(key)
+  if (text === undefined) {
+    text = `${dayText(date)} à ${twoDigits(hours)}:${twoDigits(minutes)}`
+    if (minuteTexts.size >= MINUTE_TEXTS_LIMIT) minuteTexts.clear()
+    minuteTexts.set(key, text)
+  }
+  return text
 }

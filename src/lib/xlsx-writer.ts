@@ -27,6 +27,8 @@ export interface Sheet {
   '!cols'?: readonly ColumnWidth[]
   /** Rows kept on screen while scrolling (1 for a header row). */
   frozenRows?: number
+  /** A sheet whose rows were compressed as they came (see SheetWriter): `rows` is then empty. */
+  written?: SheetWriter
 }
 
 export interface Workbook {
@@ -66,11 +68,8 @@ export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): voi
   workbook.Sheets[name] = sheet
 }
 
-/** A part of the package: its path in the archive and its XML, made a batch at a time. */
-interface Part {
-  path: string
-  xml: Iterable<string>
-}
+/** A part of the package: its path in the archive and its XML, made a batch at a time, or already compressed. */
+type Part = { path: string; xml: Iterable<string> } | { path: string; written: SheetWriter }
 
 /** The package's parts in order; the shared strings come last, once the sheets have named every text. */
 function* packageParts(workbook: Workbook): Generator<Part> {
@@ -82,7 +81,9 @@ function* packageParts(workbook: Workbook): Generator<Part> {
   yield { path: 'xl/styles.xml', xml: [STYLES] }
   const { strings } = workbook
   for (const [index, name] of workbook.SheetNames.entries()) {
-    yield { path: `xl/worksheets/sheet${index + 1}.xml`, xml: sheetXml(workbook.Sheets[name]!, strings) }
+    const sheet = workbook.Sheets[name]!
+    const path = `xl/worksheets/sheet${index + 1}.xml`
+    yield sheet.written ? { path, written: sheet.written } : { path, xml: sheetXml(sheet, strings) }
   }
   // The order of a package's parts does not matter to its readers.
   yield { path: 'xl/sharedStrings.xml', xml: strings.xml() }
@@ -121,6 +122,11 @@ export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { l
   const encoder = new TextEncoder()
   const entries: Entry[] = []
   for (const part of packageParts(workbook)) {
+    if ('written' in part) {
+      const { gzip, size } = part.written.finishSync()
+      entries.push(entryOf(part.path, gzip, size))
+      continue
+    }
     const chunks: Uint8Array[] = []
     const gzip = new Gzip({ level, mtime: 0 }, (chunk) => chunks.push(chunk))
     let size = 0
@@ -145,6 +151,11 @@ export async function writeWorkbookAsync(workbook: Workbook): Promise<Uint8Array
   const encoder = new TextEncoder()
   const entries: Entry[] = []
   for (const part of packageParts(workbook)) {
+    if ('written' in part) {
+      const { gzip, size } = await part.written.finish()
+      entries.push(entryOf(part.path, gzip, size))
+      continue
+    }
     const batches = part.xml[Symbol.iterator]()
     let size = 0
     // Pulled a batch at a time: the XML is made only as fast as it is compressed.
@@ -301,49 +312,165 @@ export class SharedStrings {
   }
 }
 
-function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string> {
-  const { rows } = sheet
-  const width = rows.reduce((max, row) => Math.max(max, row.length), 0)
-  const dimension = width > 0 && rows.length > 0 ? `A1:${columnName(width - 1)}${rows.length}` : 'A1'
-  const frozen = sheet.frozenRows ?? 0
+/** What a sheet's XML says before its rows: its size, frozen rows and column widths. */
+interface SheetLayout {
+  rows: number
+  width: number
+  '!cols'?: readonly ColumnWidth[]
+  frozenRows?: number
+}
+
+function sheetHead({ rows, width, frozenRows = 0, '!cols': widths = [] }: SheetLayout): string {
+  const dimension = width > 0 && rows > 0 ? `A1:${columnName(width - 1)}${rows}` : 'A1'
   const view =
-    frozen > 0
-      ? `<sheetView workbookViewId="0"><pane ySplit="${frozen}" topLeftCell="A${frozen + 1}" activePane="bottomLeft" state="frozen"/></sheetView>`
+    frozenRows > 0
+      ? `<sheetView workbookViewId="0"><pane ySplit="${frozenRows}" topLeftCell="A${frozenRows + 1}" activePane="bottomLeft" state="frozen"/></sheetView>`
       : '<sheetView workbookViewId="0"/>'
-  const widths = sheet['!cols'] ?? []
   const cols =
     widths.length > 0
       ? `<cols>${widths.map(({ wch }, index) => `<col min="${index + 1}" max="${index + 1}" width="${wch}" customWidth="1"/>`).join('')}</cols>`
       : ''
-  yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><dimension ref="${dimension}"/><sheetViews>${view}</sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols}<sheetData>`
-  let batch = ''
-  // An empty text is no cell at all: in an evidence pack most stage columns are empty, and leaving them out is more
-  // than half the XML to make and compress. A cell goes without its optional reference (ECMA-376 §18.3.1.4) when it
-  // follows the previous one, as Excel, LibreOffice and SheetJS then place it after the last; after a gap it names
-  // its column.
-  const columns = Array.from({ length: width }, (_, c) => columnName(c))
-  for (let r = 0; r < rows.length; r += 1) {
-    const row = rows[r]!
-    const rowNumber = r + 1
-    batch += `<row r="${rowNumber}">`
-    let gap = false
-    for (let c = 0; c < row.length; c += 1) {
-      const cell = row[c]!
-      const index = typeof cell === 'number' ? cell : cell ? strings.indexOf(cell) : -1
-      if (index < 0) {
-        gap = true
-        continue
-      }
-      batch += gap ? `<c r="${columns[c]}${rowNumber}" t="s"><v>${index}</v></c>` : `<c t="s"><v>${index}</v></c>`
-      gap = false
+  return `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><dimension ref="${dimension}"/><sheetViews>${view}</sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols}<sheetData>`
+}
+
+const SHEET_TAIL = '</sheetData></worksheet>'
+
+/** Column letters A, B, … for the widest row seen so far. */
+const columnNames: string[] = []
+function columnAt(index: number): string {
+  for (let c = columnNames.length; c <= index; c += 1) columnNames.push(columnName(c))
+  return columnNames[index]!
+}
+
+/**
+ * The XML of one row, numbered `rowNumber`. An empty text is no cell at all: in an evidence pack most stage columns
+ * are empty, and leaving them out is more than half the XML to make and compress. A cell goes without its optional
+ * reference (ECMA-376 §18.3.1.4) when it follows the previous one, as Excel, LibreOffice and SheetJS then place it
+ * after the last; after a gap it names its column.
+ */
+function rowXml(row: Row, rowNumber: number, strings: SharedStrings): string {
+  let xml = `<row r="${rowNumber}">`
+  let gap = false
+  for (let c = 0; c < row.length; c += 1) {
+    const cell = row[c]!
+    const index = typeof cell === 'number' ? cell : cell ? strings.indexOf(cell) : -1
+    if (index < 0) {
+      gap = true
+      continue
     }
-    batch += '</row>'
+    xml += gap ? `<c r="${columnAt(c)}${rowNumber}" t="s"><v>${index}</v></c>` : `<c t="s"><v>${index}</v></c>`
+    gap = false
+  }
+  return `${xml}</row>`
+}
+
+function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string> {
+  const { rows } = sheet
+  const width = rows.reduce((max, row) => Math.max(max, row.length), 0)
+  let batch = sheetHead({ rows: rows.length, width, frozenRows: sheet.frozenRows, '!cols': sheet['!cols'] })
+  for (let r = 0; r < rows.length; r += 1) {
+    batch += rowXml(rows[r]!, r + 1, strings)
     if (batch.length > BATCH_CHARACTERS) {
       yield batch
       batch = ''
     }
   }
-  yield `${batch}</sheetData></worksheet>`
+  yield batch + SHEET_TAIL
+}
+
+/** A part's deflate data as one gzip member, and the size of what it compressed. */
+interface Compressed {
+  gzip: Uint8Array
+  size: number
+}
+
+/**
+ * A sheet written and compressed as its rows arrive, before the rest of the workbook is known: a large export's rows
+ * are compressed while its later rows are still being read, rather than all at the end. The rows come in order and
+ * their number is declared at the start, since the sheet's dimension precedes them; a sheet given another number of
+ * rows is refused when finished, never written wrong. Compressed by the platform's CompressionStream where there is
+ * one, by fflate otherwise, as the rest of the workbook is.
+ */
+export class SheetWriter {
+  private readonly layout: SheetLayout
+  private readonly strings: SharedStrings
+  private readonly encoder = new TextEncoder()
+  private batch: string
+  private written = 0
+  private size = 0
+  private closed = false
+  private readonly native: { writer: WritableStreamDefaultWriter<BufferSource>; output: Promise<ArrayBuffer> } | undefined
+  private readonly fflate: { gzip: Gzip; chunks: Uint8Array[] } | undefined
+  private result: Promise<Compressed> | undefined
+  private fflateResult: Compressed | undefined
+
+  constructor(strings: SharedStrings, layout: SheetLayout, { level = DEFAULT_LEVEL }: { level?: DeflateLevel } = {}) {
+    this.strings = strings
+    this.layout = layout
+    this.batch = sheetHead(layout)
+    if (typeof CompressionStream === 'undefined') {
+      const chunks: Uint8Array[] = []
+      this.fflate = { gzip: new Gzip({ level, mtime: 0 }, (chunk) => chunks.push(chunk)), chunks }
+    } else {
+      const stream = new CompressionStream('gzip')
+      const output = new Response(stream.readable).arrayBuffer()
+      // Its failure is the output's, which finish() hands on; this one would only go unhandled.
+      output.catch(() => undefined)
+      this.native = { writer: stream.writable.getWriter(), output }
+    }
+  }
+
+  /** The next rows, in order. */
+  write(rows: readonly Row[]): void {
+    if (this.closed) throw new Error('Feuille déjà terminée')
+    for (const row of rows) {
+      this.written += 1
+      this.batch += rowXml(row, this.written, this.strings)
+      if (this.batch.length > BATCH_CHARACTERS) this.push()
+    }
+  }
+
+  private push(): void {
+    const bytes = this.encoder.encode(this.batch)
+    this.batch = ''
+    this.size += bytes.length
+    if (this.fflate) this.fflate.gzip.push(bytes)
+    // Not awaited: the platform compresses the queued batches while the caller reads its next rows.
+    else this.native!.writer.write(bytes).catch(() => undefined)
+  }
+
+  private close(): void {
+    if (this.closed) return
+    this.closed = true
+    if (this.written !== this.layout.rows) {
+      throw new Error(`Feuille incomplète : ${this.written} lignes écrites sur ${this.layout.rows} annoncées`)
+    }
+    this.batch += SHEET_TAIL
+    this.push()
+  }
+
+  /** The compressed sheet, once every declared row has been written. */
+  finish(): Promise<Compressed> {
+    if (this.fflate) return new Promise((resolve) => resolve(this.finishSync()))
+    if (!this.result) {
+      const { writer, output } = this.native!
+      this.result = new Promise<void>((resolve) => resolve(this.close()))
+        .then(() => writer.close())
+        .then(async () => ({ gzip: new Uint8Array(await output), size: this.size }))
+    }
+    return this.result
+  }
+
+  /** As finish(), where the sheet was compressed by fflate (there was no CompressionStream). */
+  finishSync(): Compressed {
+    if (!this.fflate) throw new Error('Feuille compressée par la plateforme : à terminer par finish()')
+    if (!this.fflateResult) {
+      this.close()
+      this.fflate.gzip.push(new Uint8Array(0), true)
+      this.fflateResult = { gzip: concat(this.fflate.chunks), size: this.size }
+    }
+    return this.fflateResult
+  }
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

@@ -189,6 +189,11 @@ create table public.right_decisions (
   on_behalf_of_name text,
   acting_as text,
   decided_at timestamptz not null default private.clock(),
+  -- The address the decision came from, as its audit event records it (private.request_ip): kept here too so that a
+  -- campaign's evidence pack reads it with the decision instead of searching the audit trail for each one. Like the
+  -- trail's, it is the RSSI's and the admin's to read (through the pack), not every reader's of the decision: see the
+  -- column grant below.
+  ip_address inet default private.request_ip(),
   constraint right_decisions_acting_as check (
     acting_as in ('delegate', 'fallback') and (acting_as = 'delegate') = (on_behalf_of is not null)
     or acting_as is null and on_behalf_of is null
@@ -254,7 +259,14 @@ create policy right_decisions_select on public.right_decisions
   );
 
 revoke all on public.right_decisions from anon, authenticated, service_role;
-grant select on public.right_decisions to authenticated, service_role;
+-- Every column but ip_address: the holder, their manager and the application's owners see who decided and why, not
+-- from where (the audit trail, which records it too, is the RSSI's).
+grant select (
+  id, right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
+  campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name,
+  on_behalf_of, on_behalf_of_name, acting_as, decided_at
+) on public.right_decisions to authenticated;
+grant select on public.right_decisions to service_role;
 
 create function private.right_status_label(p_status public.right_status) returns text
 language sql immutable

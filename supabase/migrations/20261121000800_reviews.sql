@@ -602,7 +602,11 @@ begin
   -- taken from their union.
   return query
     with taken as (
-      select d.* from public.right_decisions d
+      -- Named columns: the decision's IP is not the caller's to read (see the grant on right_decisions).
+      select d.id, d.right_id, d.stage, d.decision, d.from_status, d.to_status, d.comment, d.decided_at, d.decided_by,
+             d.decided_by_name, d.decided_by_email, d.holder_id, d.holder_name, d.holder_email, d.application_id,
+             d.application_name, d.role_name, d.account_type, d.campaign_id
+        from public.right_decisions d
        where d.decided_by = me
          and (d.decided_at, d.id) < (before_at, before_id)
        order by d.decided_at desc, d.id desc
@@ -610,7 +614,10 @@ begin
     ),
     received as (
       -- On the caller's rights: the holder recorded at the time...
-      select d.* from public.right_decisions d
+      select d.id, d.right_id, d.stage, d.decision, d.from_status, d.to_status, d.comment, d.decided_at, d.decided_by,
+             d.decided_by_name, d.decided_by_email, d.holder_id, d.holder_name, d.holder_email, d.application_id,
+             d.application_name, d.role_name, d.account_type, d.campaign_id
+        from public.right_decisions d
        where d.holder_id = me
          and (d.decided_at, d.id) < (before_at, before_id)
        order by d.decided_at desc, d.id desc
@@ -619,7 +626,10 @@ begin
     received_now as (
       -- ...and on the rights the caller holds now (a profile an administrator created may since have been linked to
       -- the caller's account, while the decisions keep the provisional id).
-      select d.* from public.user_rights ur
+      select d.id, d.right_id, d.stage, d.decision, d.from_status, d.to_status, d.comment, d.decided_at, d.decided_by,
+             d.decided_by_name, d.decided_by_email, d.holder_id, d.holder_name, d.holder_email, d.application_id,
+             d.application_name, d.role_name, d.account_type, d.campaign_id
+        from public.user_rights ur
       join public.right_decisions d on d.right_id = ur.id
        where ur.user_id = me
          and (d.decided_at, d.id) < (before_at, before_id)

@@ -170,6 +170,27 @@ describe('a campaign made here, decided and completed', () => {
     expect(byRight.get(approvedRight)?.[7]).toBe(recorded.granted_at)
   })
 
+  it("keeps each decision's IP on the decision, as its audit event recorded it, for the pack only", async () => {
+    const kept = await one<{ decision_ip: string | null; audit_ip: string | null }>(
+      db,
+      `select host(d.ip_address) as decision_ip, host(l.ip_address) as audit_ip
+         from public.right_decisions d
+         join public.audit_logs l on l.action = 'decide' and l.details ->> 'decision_id' = d.id::text
+        where d.right_id = $1 and d.stage = 'manager'`,
+      [approvedRight],
+    )
+    expect(kept).toEqual({ decision_ip: '203.0.113.7', audit_ip: '203.0.113.7' })
+    // Whoever reads the decision (here the manager who took it, and the admin) sees who and why, not from where.
+    for (const reader of ['manager', 'admin'] as const) {
+      const decision = await attempt(db, reader, (tx) =>
+        one<{ comment: string }>(tx, `select comment from public.right_decisions where right_id = $1 and stage = 'manager'`, [approvedRight]),
+      )
+      expect(decision).toMatchObject({ ok: true, value: { comment: 'Toujours utile' } })
+      const address = await attempt(db, reader, (tx) => tx.query(`select ip_address from public.right_decisions where right_id = $1`, [approvedRight]))
+      expectRefused(address, '42501')
+    }
+  })
+
   it('reads pages of up to 10,000 items, and says so in French past that', async () => {
     expect(await itemsOf('rssi', campaignId, 10_000)).toHaveLength(3)
     const tooLarge = await attempt(db, 'admin', (tx) => tx.query('select public.campaign_evidence_items($1, null, 10001)', [campaignId]))

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database, Sql } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
 import { actAs, attempt, campaignIds, demo, type Actor, type Outcome } from './support/actors'
+import { exportRowOf, type ExportData } from './support/export-rows'
 import { count, createApplication, createDraftCampaign, createRight, createUser, decide, expectRefused, one, rightStatus, unique } from './support/fixtures'
 
 const frozenItems = /^Cette campagne est clôturée : ses éléments de revue ne peuvent plus être modifiés\.$/
@@ -56,7 +57,7 @@ async function shown(campaign: string, actor: Actor = 'admin') {
     const progress = await one(tx, `select * from public.campaign_progress where campaign_id = $1`, [campaign])
     const rows: Record<string, unknown[]> = {}
     for (const file of files) {
-      rows[file] = (await tx.query(`select * from public.campaign_export_rows($1, $2::public.review_stage)`, [campaign, file])).rows
+      rows[file] = (await one<{ r: ExportData[] }>(tx, `select public.campaign_export_rows($1, $2::public.review_stage) as r`, [campaign, file])).r.map(exportRowOf)
     }
     return { progress, rows }
   })

@@ -161,6 +161,32 @@ describe('the Rapport de campagne workbook', () => {
     }
   })
 
+  it('writes the rows into their sheets as they come once the summary is known, slices in order whatever their pace', async () => {
+    const whole = pack(SEAL)
+    const [first, second, third] = whole.items
+    const sheets = new EvidenceSheets(3)
+    // Slice 1 ends before slice 0 has begun: its rows wait; slice 2 sends a page before the summary has arrived.
+    sheets.add([second!], 1, true)
+    sheets.add([], 2, false)
+    sheets.begin(whole.summary)
+    sheets.add([first!], 0, true)
+    sheets.add([third!], 2, true)
+    const streamed = XLSX.read(await workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs)), { type: 'array' })
+    const expected = await readBack(whole)
+    for (const name of EVIDENCE_SHEETS) {
+      expect(XLSX.utils.sheet_to_json<string[]>(streamed.Sheets[name]!, { header: 1, defval: '' }), name).toEqual(expected.rows(name))
+    }
+    expect(streamed.Sheets['Décisions']!['!ref']).toBe(`A1:AJ4`)
+  })
+
+  it('refuses to write a pack whose items are not the ones its summary counted', async () => {
+    const whole = pack(SEAL)
+    const sheets = new EvidenceSheets(1)
+    sheets.begin({ ...whole.summary, items: whole.items.length + 1 })
+    sheets.add(whole.items, 0, true)
+    await expect(workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs))).rejects.toThrow(/Feuille incomplète/)
+  })
+
   it('lists each stage’s reviewers with their signature, who has not signed, and the items no reviewer had', async () => {
     const rows = (await readBack(pack(SEAL))).rows('Signatures')
     expect(rows[0]).toEqual(['Étape', 'Relecteur', 'E-mail', 'Droits confiés', 'Non décidés', 'Signé le', 'IP'])

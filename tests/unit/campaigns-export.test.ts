@@ -1,5 +1,5 @@
 import * as XLSX from 'xlsx'
-import { buildWorkbook, workbookBytes } from '@/features/campaigns/excel'
+import { buildWorkbook, ExportSheets, workbookBytes } from '@/features/campaigns/excel'
 import {
   DEFAULT_JUSTIFICATION,
   DEFAULT_MANAGER_COMMENT,
@@ -7,6 +7,7 @@ import {
   buildExportRows,
   buildInstructionRows,
   exportColumns,
+  exportRow,
   exportColumnWidths,
   exportDeadline,
   exportFileName,
@@ -17,6 +18,7 @@ import {
   CAMPAIGN_FORM_MESSAGES,
   nextTransition,
   type ExportRow,
+  type ExportRowData,
 } from '@/features/campaigns/model'
 
 const TODAY = new Date(2026, 10, 21, 10, 0)
@@ -155,6 +157,63 @@ describe('workbook', () => {
     const sheetXml = new TextDecoder().decode(zip.FileIndex[index]!.content as Uint8Array)
     expect(sheetXml).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')
     expect(sheetXml).toContain('<cols>')
+  })
+})
+
+describe('rows as campaign_export_rows sends them', () => {
+  const data = (rightId: string, decisions: ExportRowData[10] = null): ExportRowData => [
+    rightId,
+    'Camille Durand',
+    'camille@example.com',
+    'SAP Finance',
+    '=Comptable',
+    'standard',
+    Date.parse('2023-03-01T00:00:00Z'),
+    null,
+    'Clôture',
+    'validated_bpo_metier',
+    decisions,
+  ]
+
+  it('gives each stage its latest decision, and the same cells as the rows they stand for', () => {
+    const decidedAt = Date.parse('2026-11-20T09:30:00Z')
+    const made = exportRow(
+      data('r1', [
+        ['user', 'approved', 'Utile', decidedAt, 'Camille Durand'],
+        ['manager', 'approved', null, decidedAt, 'Marc Dubois'],
+        ['bpo_metier', 'refused', 'Trop large', decidedAt, 'Sophie Bernard'],
+      ]),
+    )
+    expect(made).toMatchObject({ manager_decision: 'approved', manager_comment: null, bpo_metier_decision: 'refused', bpo_metier_comment: 'Trop large', bpo_groupe_decision: null })
+    const asText = row({
+      right_id: 'r1',
+      role_name: '=Comptable',
+      justification: 'Clôture',
+      status: 'validated_bpo_metier',
+      manager_decision: 'approved',
+      manager_decided_at: '2026-11-20T09:30:00Z',
+      bpo_metier_decision: 'refused',
+      bpo_metier_comment: 'Trop large',
+      bpo_metier_decided_at: '2026-11-20T09:30:00Z',
+    })
+    expect(buildExportRows('bpo_groupe', [made])).toEqual(buildExportRows('bpo_groupe', [asText]))
+    expect(buildExportRows('manager', [made])[0]).toContain("'=Comptable")
+  })
+
+  it('writes pages added slice by slice, in any order, as the whole file in right id order', async () => {
+    const rows = ['a1', 'a2', 'b1', 'c1', 'c2'].map((id) => exportRow(data(id)))
+    const sheets = new ExportSheets('manager', 3)
+    sheets.add(rows.slice(3), 2)
+    sheets.add(rows.slice(0, 1), 0)
+    sheets.add(rows.slice(2, 3), 1)
+    sheets.add(rows.slice(1, 2), 0)
+    const read = async (bytes: Promise<Uint8Array>) => {
+      const book = XLSX.read(await bytes, { type: 'array' })
+      return book.SheetNames.map((name) => XLSX.utils.sheet_to_json<string[]>(book.Sheets[name]!, { header: 1 }))
+    }
+    const [sliced, instructions] = await read(workbookBytes(sheets.workbook('Revue T4', TODAY)))
+    expect(sliced!.slice(1).map((cells) => cells[0])).toEqual(['a1', 'a2', 'b1', 'c1', 'c2'])
+    expect([sliced, instructions]).toEqual(await read(workbookBytes(buildWorkbook('manager', 'Revue T4', rows, TODAY))))
   })
 })
 

@@ -3,15 +3,16 @@ import { vi } from 'vitest'
 import { uuidSlices, withinSlice } from '@/lib/keyset'
 
 // The supabase-js neighbour answers rpc('campaign_export_rows') as the SQL does: rows after p_after_id in right_id
-// order, at most p_limit. What is under test is that reading four slices at once loses and repeats nothing.
-const ids = Array.from({ length: 4321 }, () => randomUUID()).sort()
+// order, at most p_limit, each an array whose first element is the right id. What is under test is that reading four
+// slices at once loses and repeats nothing.
+const ids = Array.from({ length: 24_321 }, () => randomUUID()).sort()
 const calls: (string | undefined)[] = []
 vi.mock('@/lib/supabase', () => ({
   getSupabase: () => ({
     async rpc(_name: string, args: { p_after_id?: string; p_limit: number }) {
       calls.push(args.p_after_id)
       const after = ids.filter((id) => args.p_after_id === undefined || id > args.p_after_id)
-      return { data: after.slice(0, args.p_limit).map((right_id) => ({ right_id })), error: null }
+      return { data: after.slice(0, args.p_limit).map((right_id) => [right_id]), error: null }
     },
   }),
 }))
@@ -38,12 +39,12 @@ describe('uuid slices', () => {
 })
 
 describe('an export read as four slices at once', () => {
-  it('returns every row once, in right_id order, past many pages of 1000', async () => {
+  it('returns every row once, in right_id order, past several pages', async () => {
     const progress: number[] = []
     const rows = await fetchExportRows('campaign', 'manager', (fetched) => progress.push(fetched))
     expect(rows.map((row) => row.right_id)).toEqual(ids)
     expect(progress.at(-1)).toBe(ids.length)
-    // Four slices of about 1080 rows: two pages each, started from each slice's lower bound.
+    // Four slices of about 6,080 rows: two pages of 5000 each, started from each slice's lower bound.
     expect(calls.filter((after) => after === undefined || after.endsWith('fffffff-ffff-ffff-ffff-ffffffffffff'))).toHaveLength(4)
     expect(calls.length).toBeLessThanOrEqual(12)
   })

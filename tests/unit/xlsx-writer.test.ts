@@ -6,6 +6,7 @@ import {
   bookNew,
   columnName,
   MAX_CELL_LENGTH,
+  SheetWriter,
   TRUNCATION_NOTE,
   writeWorkbook,
   writeWorkbookAsync,
@@ -180,6 +181,38 @@ describe('the package', () => {
     } finally {
       vi.unstubAllGlobals()
     }
+  })
+
+  it('writes a sheet ahead, as its rows come, part for part as it writes it whole, by the platform and by fflate', async () => {
+    const rows = Array.from({ length: 2500 }, (_, r) => [`Droit ${r}`, r % 3 ? 'Validé' : '', `=${r}+1`, 'Élodie 😀 '.repeat(r % 40)])
+    const layout = { rows: rows.length, width: 4, frozenRows: 1, '!cols': [{ wch: 20 }] }
+    for (const native of [true, false]) {
+      if (!native) vi.stubGlobal('CompressionStream', undefined)
+      try {
+        const whole = bookNew()
+        appendSheet(whole, { rows, frozenRows: 1, '!cols': [{ wch: 20 }] }, 'Données')
+        const ahead = bookNew()
+        const writer = new SheetWriter(ahead.strings, layout)
+        // In pages, as an evidence pack's rows arrive; a large page crosses the writer's batch size.
+        for (const page of [rows.slice(0, 1), rows.slice(1, 2000), [], rows.slice(2000)]) writer.write(page)
+        appendSheet(ahead, { rows: [], written: writer }, 'Données')
+        expect(parts(await writeWorkbookAsync(ahead)), native ? 'CompressionStream' : 'fflate').toEqual(parts(await writeWorkbookAsync(whole)))
+      } finally {
+        vi.unstubAllGlobals()
+      }
+    }
+  })
+
+  it('refuses to finish a sheet written ahead with fewer or more rows than it announced, rather than write it wrong', async () => {
+    const workbook = bookNew()
+    const short = new SheetWriter(workbook.strings, { rows: 3, width: 1 })
+    short.write([['a'], ['b']])
+    await expect(short.finish()).rejects.toThrow('Feuille incomplète : 2 lignes écrites sur 3 annoncées')
+    const long = new SheetWriter(workbook.strings, { rows: 1, width: 1 })
+    long.write([['a'], ['b']])
+    appendSheet(workbook, { rows: [], written: long }, 'Trop')
+    await expect(writeWorkbookAsync(workbook)).rejects.toThrow('Feuille incomplète : 2 lignes écrites sur 1 annoncées')
+    expect(() => long.write([['c']])).toThrow('Feuille déjà terminée')
   })
 
   it('writes rows indexed in the shared strings beforehand like rows of texts', () => {

@@ -4,7 +4,6 @@ import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { countText } from '@/lib/plural'
-import { fetchExportRows } from './api'
 import { downloadFile, startExportBuilder } from './excel-build'
 import { EXPORT_FILES, EXPORT_FILE_LABELS, exportCounts, exportFileName, type Campaign, type ExportFile } from './model'
 
@@ -34,9 +33,8 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
     setError(null)
     const builder = startExportBuilder()
     try {
-      const rows = await fetchExportRows(campaign.id, file, setFetched)
       const today = new Date()
-      const bytes = await builder.build({ file, campaignName: campaign.name, rows, today: today.getTime() })
+      const bytes = await builder.exportFile({ campaignId: campaign.id, file, campaignName: campaign.name, today: today.getTime() }, setFetched)
       downloadFile(bytes, exportFileName(file, campaign.name, today))
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : null)

@@ -10,7 +10,7 @@ import type { Database, Json } from '@/lib/database.types'
 import type { AccountType, CampaignRecurrence, CampaignStatus } from '@/lib/labels'
 import { evidenceItem, type EvidenceEvent, type EvidenceItem, type EvidenceItemRow, type EvidencePack, type EvidenceSignoff, type EvidenceSummary } from './evidence-model'
 import type { BurndownDay, RunningCampaign } from './burndown-model'
-import type { Campaign, CampaignPayload, ExportFile, ExportRow } from './model'
+import { exportRow, type Campaign, type CampaignPayload, type ExportFile, type ExportRow, type ExportRowData } from './model'
 import type { CampaignSignoff, ReassignInput, ReviewerChoice } from './reviewers-model'
 import type { ImportReference, ImportRow, LineReport } from './import/csv-import'
 
@@ -176,34 +176,56 @@ export async function deleteCampaign(id: string): Promise<void> {
 export const EXPORT_PAGE_SIZE = 1000
 
 /** Keyset reads of one export run side by side, each over its own slice of the right ids. */
-const EXPORT_STREAMS = 4
+export const EXPORT_STREAMS = 4
+/** Rows of an export file a page: a hundred thousand rows are about twenty requests rather than a hundred. */
+const EXPORT_ROWS_PAGE_SIZE = 5000
+
+/** An export file read as it arrives: each page of rows is handed over, in its slice, then dropped. */
+export interface ExportReader {
+  client?: AppSupabaseClient
+  /** A page of rows of slice `slice` (slices are in right id order, and so are the pages within a slice). */
+  onRows(page: ExportRow[], slice: number): void
+  onProgress?: (fetched: number) => void
+}
 
 /**
- * Every row of one export file, keyset-paged on right_id so that nothing is cut at 1000 rows; the id space is read as
- * four slices at once (a hundred thousand rows are a hundred pages), then put back in right_id order.
+ * Every row of one export file, keyset-paged on right_id so that nothing is cut; the id space is read as four slices
+ * at once, each asking for its next page before handing over the current one, so that the server works while the
+ * rows are made into cells.
  */
-export async function fetchExportRows(campaignId: string, file: ExportFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
+export async function readExportRows(
+  campaignId: string,
+  file: ExportFile,
+  { client = getSupabase(), onRows, onProgress }: ExportReader,
+): Promise<void> {
   let fetched = 0
-  const readSlice = async (slice: UuidSlice): Promise<ExportRow[]> => {
-    const rows: ExportRow[] = []
-    let afterId = slice.after
-    for (;;) {
-      const { data, error } = await getSupabase().rpc('campaign_export_rows', {
-        p_campaign_id: campaignId,
-        p_file: file,
-        p_limit: EXPORT_PAGE_SIZE,
-        ...(afterId ? { p_after_id: afterId } : {}),
-      })
-      if (error) throwApiError(error)
-      const page = withinSlice((data ?? []) as unknown as ExportRow[], (row) => row.right_id, slice, EXPORT_PAGE_SIZE)
-      rows.push(...page.rows)
+  const readPage = async (afterId: string | null): Promise<ExportRow[]> => {
+    const { data, error } = await client.rpc('campaign_export_rows', {
+      p_campaign_id: campaignId,
+      p_file: file,
+      p_limit: EXPORT_ROWS_PAGE_SIZE,
+      ...(afterId ? { p_after_id: afterId } : {}),
+    })
+    if (error) throwApiError(error)
+    return ((data ?? []) as unknown as ExportRowData[]).map(exportRow)
+  }
+  const readSlice = async (slice: UuidSlice, index: number): Promise<void> => {
+    for (let request = readPage(slice.after); ; ) {
+      const page = withinSlice(await request, (row) => row.right_id, slice, EXPORT_ROWS_PAGE_SIZE)
+      if (!page.done) request = readPage(page.rows[page.rows.length - 1]!.right_id)
+      onRows(page.rows, index)
       fetched += page.rows.length
       onProgress?.(fetched)
-      if (page.done) return rows
-      afterId = page.rows[page.rows.length - 1]!.right_id
+      if (page.done) return
     }
   }
-  const slices = await Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice))
+  await Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice))
+}
+
+/** Every row of one export file at once, in right_id order. */
+export async function fetchExportRows(campaignId: string, file: ExportFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
+  const slices: ExportRow[][] = uuidSlices(EXPORT_STREAMS).map(() => [])
+  await readExportRows(campaignId, file, { onRows: (page, slice) => slices[slice]!.push(...page), onProgress })
   return slices.flat()
 }
 
@@ -231,15 +253,39 @@ export function clientFor(access: ApiAccess): AppSupabaseClient {
 /** The evidence pack read as it arrives: each page of items is handed over, in its slice, then dropped. */
 export interface EvidenceReader {
   client?: AppSupabaseClient
-  /** A page of items of slice `slice` (slices are in right id order, and so are the pages within a slice). */
-  onItems(page: EvidenceItem[], slice: number): void
+  /**
+   * A page of items of slice `slice` (slices are in right id order, and so are the pages within a slice), `last` for
+   * the slice's last page.
+   */
+  onItems(page: EvidenceItem[], slice: number, last: boolean): void
+  /** The campaign's summary, as soon as it arrives (before or while the items are read). */
+  onSummary?: (summary: EvidenceSummary) => void
   onProgress?: (fetched: number) => void
 }
 
+/**
+ * The right ids cut into this many slices, read in order, EVIDENCE_STREAMS at a time: each slice is done soon after
+ * the one before it, so that its rows can be written while the later slices are still being read.
+ */
+export const EVIDENCE_SLICES = 16
 /** How many keyset reads of the items run side by side, each over its own slice of the right ids. */
-export const EVIDENCE_STREAMS = EXPORT_STREAMS
+const EVIDENCE_STREAMS = 4
 /** Items a page: 200,000 items are about forty requests rather than two hundred. */
 const EVIDENCE_PAGE_SIZE = 5000
+
+/** Every slice read, the next one started as soon as a read is free, so that they end about in order. */
+async function readSlicesInOrder(readSlice: (slice: UuidSlice, index: number) => Promise<void>): Promise<void> {
+  const slices = uuidSlices(EVIDENCE_SLICES)
+  let next = 0
+  const reader = async () => {
+    while (next < slices.length) {
+      const index = next
+      next += 1
+      await readSlice(slices[index]!, index)
+    }
+  }
+  await Promise.all(Array.from({ length: EVIDENCE_STREAMS }, reader))
+}
 
 /**
  * A closed campaign's evidence pack: its summary (with the seal for the RSSI), every item with its decisions, keyset-
@@ -248,7 +294,7 @@ const EVIDENCE_PAGE_SIZE = 5000
  */
 export async function readEvidencePack(
   campaignId: string,
-  { client = getSupabase(), onItems, onProgress }: EvidenceReader,
+  { client = getSupabase(), onItems, onSummary, onProgress }: EvidenceReader,
 ): Promise<Omit<EvidencePack, 'items'>> {
   let fetched = 0
   const counted = (rows: number) => {
@@ -258,7 +304,9 @@ export async function readEvidencePack(
   // The summary verifies the whole audit chain: it runs beside the item and journal pages rather than before them.
   const summaryRequest = client.rpc('campaign_evidence', { p_campaign_id: campaignId }).then((summary) => {
     if (summary.error) throwApiError(summary.error)
-    return summary.data as unknown as EvidenceSummary
+    const data = summary.data as unknown as EvidenceSummary
+    onSummary?.(data)
+    return data
   })
 
   const readPage = async (afterId: string | null): Promise<EvidenceItem[]> => {
@@ -275,7 +323,7 @@ export async function readEvidencePack(
       const page = withinSlice(await request, (row) => row.right_id, slice, EVIDENCE_PAGE_SIZE)
       // The next page is asked for before this one is handed over, so that the server works while rows are made.
       if (!page.done) request = readPage(page.rows[page.rows.length - 1]!.right_id)
-      onItems(page.rows, index)
+      onItems(page.rows, index, page.done)
       counted(page.rows.length)
       if (page.done) return
     }
@@ -302,7 +350,7 @@ export async function readEvidencePack(
   })
   const [summary, , events, signoffs] = await Promise.all([
     summaryRequest,
-    Promise.all(uuidSlices(EVIDENCE_STREAMS).map(readSlice)),
+    readSlicesInOrder(readSlice),
     readJournal(),
     signoffsRequest,
   ])
@@ -311,7 +359,7 @@ export async function readEvidencePack(
 
 /** The whole evidence pack at once, items in right id order. */
 export async function fetchEvidencePack(campaignId: string, onProgress?: (fetched: number) => void): Promise<EvidencePack> {
-  const slices: EvidenceItem[][] = uuidSlices(EVIDENCE_STREAMS).map(() => [])
+  const slices: EvidenceItem[][] = uuidSlices(EVIDENCE_SLICES).map(() => [])
   const rest = await readEvidencePack(campaignId, { onItems: (page, slice) => slices[slice]!.push(...page), onProgress })
   return { ...rest, items: slices.flat() }
 }

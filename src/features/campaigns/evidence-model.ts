@@ -179,6 +179,11 @@ const OUTCOMES: readonly string[] = [
 /** The items the RA had to treat: every refusal and whatever Terminer sent them undecided. */
 const FOR_RA = new Set(['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required', 'treated'])
 
+/** The Traitements RA sheet's rows, from the summary's counts: those of the items treatmentRows keeps. */
+export function treatmentCount(summary: EvidenceSummary): number {
+  return Object.entries(summary.by_status).reduce((total, [status, count]) => total + (FOR_RA.has(status) ? count : 0), 0)
+}
+
 /** The journal's events in French; the pack's own copy, since the audit page is another feature. */
 const ACTION_LABELS: Record<string, string> = {
   create: 'Création',
@@ -290,32 +295,37 @@ export const DECISION_COLUMNS = [
   }),
 ]
 
+/**
+ * The item's Décisions row written into `cells` (DECISION_COLUMNS.length long), every cell formula-safe: one array
+ * reused for a whole pack rather than several made per item, since a pack has hundreds of thousands of items.
+ */
+export function writeDecisionCells(item: EvidenceItem, cells: string[]): string[] {
+  cells[0] = safeCell(item.right_id)
+  cells[1] = safeCell(item.holder_name)
+  cells[2] = safeCell(item.holder_email)
+  cells[3] = safeCell(item.manager_name)
+  cells[4] = safeCell(item.application_name)
+  cells[5] = safeCell(item.role_name)
+  cells[6] = safeCell(accountTypeLabel(item.account_type))
+  cells[7] = safeCell(formatDate(item.granted_at, ''))
+  cells[8] = safeCell(formatDate(item.last_used_at, 'Jamais'))
+  cells[9] = safeCell(item.justification)
+  cells[10] = safeCell(rightStatusLabel(item.status))
+  let c = 11
+  for (const stage of STAGES) {
+    const decision = item.decisions[stage]
+    cells[c] = safeCell(decisionText(decision))
+    cells[c + 1] = safeCell(decision?.decided_by_name)
+    cells[c + 2] = safeCell(formatDateTime(decision?.decided_at, ''))
+    cells[c + 3] = safeCell(decision?.comment)
+    cells[c + 4] = safeCell(decision?.ip_address)
+    c += 5
+  }
+  return cells
+}
+
 export function decisionRows(items: readonly EvidenceItem[]): string[][] {
-  return items.map((item) =>
-    [
-      item.right_id,
-      item.holder_name,
-      item.holder_email,
-      item.manager_name ?? '',
-      item.application_name,
-      item.role_name,
-      accountTypeLabel(item.account_type),
-      formatDate(item.granted_at, ''),
-      formatDate(item.last_used_at, 'Jamais'),
-      item.justification ?? '',
-      rightStatusLabel(item.status),
-      ...STAGES.flatMap((stage) => {
-        const decision = item.decisions[stage]
-        return [
-          decisionText(decision),
-          decision?.decided_by_name ?? '',
-          formatDateTime(decision?.decided_at, ''),
-          decision?.comment ?? '',
-          decision?.ip_address ?? '',
-        ]
-      }),
-    ].map(safeCell),
-  )
+  return items.map((item) => writeDecisionCells(item, new Array<string>(DECISION_COLUMNS.length)))
 }
 
 export const TREATMENT_COLUMNS = [

@@ -1,4 +1,4 @@
-import { currentApiAccess, fetchEvidencePack, type ApiAccess } from './api'
+import { currentApiAccess, fetchEvidencePack, fetchExportRows, type ApiAccess } from './api'
 import type { EvidencePack } from './evidence-model'
 import type { ExportFile, ExportRow } from './model'
 
@@ -21,7 +21,21 @@ export interface EvidenceReadRequest {
   evidence: { campaignId: string; access: ApiAccess }
 }
 
-export type WorkerRequest = BuildRequest | EvidenceReadRequest
+/** One export file: which rows, and what its Instructions sheet says. */
+export interface ExportFileRequest {
+  campaignId: string
+  file: ExportFile
+  campaignName: string
+  /** The export's date (deadline and file name), as a timestamp. */
+  today: number
+}
+
+/** The worker reads an export file's rows itself, as the signed-in user, and makes them cells as the pages arrive. */
+export interface ExportReadRequest {
+  export: ExportFileRequest & { access: ApiAccess }
+}
+
+export type WorkerRequest = EvidenceReadRequest | ExportReadRequest
 
 /** A failure carries the API's own French message when the API refused; any other is the generic one. */
 export type ExportBuildReply = { ok: true; bytes: Uint8Array } | { ok: false; message?: string } | { progress: number }
@@ -29,7 +43,8 @@ export type ExportBuildReply = { ok: true; bytes: Uint8Array } | { ok: false; me
 const BUILD_FAILED = "Le fichier Excel n'a pas pu être construit."
 
 export interface ExportBuilder {
-  build(request: BuildRequest): Promise<Uint8Array>
+  /** One export file, `onProgress` counting the rows read. */
+  exportFile(request: ExportFileRequest, onProgress: (fetched: number) => void): Promise<Uint8Array>
   /** A closed campaign's « Rapport de campagne », `onProgress` counting the lines read. */
   evidence(campaignId: string, onProgress: (fetched: number) => void): Promise<Uint8Array>
   dispose(): void
@@ -39,15 +54,16 @@ export interface ExportBuilder {
  * Builds .xlsx bytes in a Web Worker, started at once so that it loads the workbook writer while the rows are still
  * being fetched, and so that the page keeps answering while a large file is written. In place where there are no
  * workers.
- * The evidence pack is read by the worker itself, through the same API and as the same user: 200,000 items copied
- * from the page to the worker took seconds, and each page becomes rows there while the next ones are read.
+ * The evidence pack and the export files are read by the worker itself, through the same API and as the same user:
+ * 200,000 items copied from the page to the worker took seconds, and each page becomes rows there while the next ones
+ * are read.
  */
 export function startExportBuilder(): ExportBuilder {
   if (typeof Worker === 'undefined') {
     return {
-      async build(request) {
-        const excel = await import('./excel')
-        return excel.requestBytes(request)
+      async exportFile({ campaignId, file, campaignName, today }, onProgress) {
+        const [rows, excel] = await Promise.all([fetchExportRows(campaignId, file, onProgress), import('./excel')])
+        return excel.requestBytes({ file, campaignName, rows, today })
       },
       async evidence(campaignId, onProgress) {
         const [pack, excel] = await Promise.all([fetchEvidencePack(campaignId, onProgress), import('./excel')])
@@ -68,7 +84,7 @@ export function startExportBuilder(): ExportBuilder {
       worker.postMessage(request)
     })
   return {
-    build: (request) => run(request),
+    exportFile: async (request, onProgress) => run({ export: { ...request, access: await currentApiAccess() } }, onProgress),
     evidence: async (campaignId, onProgress) => run({ evidence: { campaignId, access: await currentApiAccess() } }, onProgress),
     dispose: () => worker.terminate(),
   }

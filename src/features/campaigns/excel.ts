@@ -1,9 +1,8 @@
 /** Builds an export workbook. Loaded only when an export starts (in the export worker, see excel-build.ts). */
-import { appendSheet, bookNew, writeWorkbookAsync, type Row, type Sheet, type Workbook } from '@/lib/xlsx-writer'
+import { appendSheet, bookNew, SheetWriter, writeWorkbookAsync, type Row, type Sheet, type Workbook } from '@/lib/xlsx-writer'
 import type { BuildRequest } from './excel-build'
 import {
   DECISION_COLUMNS,
-  decisionRows,
   EVIDENCE_SHEETS,
   JOURNAL_COLUMNS,
   journalRows,
@@ -11,12 +10,14 @@ import {
   signoffRows,
   synthesisRows,
   TREATMENT_COLUMNS,
+  treatmentCount,
   treatmentRows,
   type EvidenceEvent,
   type EvidenceItem,
   type EvidencePack,
   type EvidenceSignoff,
   type EvidenceSummary,
+  writeDecisionCells,
 } from './evidence-model'
 import { buildExportRows, buildInstructionRows, exportColumns, exportColumnWidths, type ExportFile, type ExportRow } from './model'
 
@@ -24,28 +25,68 @@ function sheet(rows: readonly Row[], widths: readonly number[], frozenRows = 0):
   return { rows, '!cols': widths.map((wch) => ({ wch })), frozenRows }
 }
 
-/** The data sheet, its header row frozen, then the Instructions sheet. Every cell is text, never a formula. */
+/**
+ * An export file as its rows arrive: each page becomes its cells at once, their texts indexed in the workbook's shared
+ * strings while the next pages are on their way (kept per slice of the right ids, so that the sheet stays in right id
+ * order whatever page comes first), then the workbook: the data sheet, its header row frozen, then the Instructions
+ * sheet. Every cell is text, never a formula.
+ */
+export class ExportSheets {
+  private readonly book = bookNew()
+  private readonly rows: Int32Array[][]
+
+  constructor(
+    private readonly file: ExportFile,
+    slices = 1,
+  ) {
+    this.rows = Array.from({ length: slices }, () => [])
+  }
+
+  add(rows: readonly ExportRow[], slice = 0): void {
+    const { strings } = this.book
+    for (const cells of buildExportRows(this.file, rows)) {
+      const indexes = new Int32Array(cells.length)
+      for (let c = 0; c < cells.length; c += 1) indexes[c] = cells[c] ? strings.indexOf(cells[c]!) : -1
+      this.rows[slice]!.push(indexes)
+    }
+  }
+
+  /** Once, when every page has been added. */
+  workbook(campaignName: string, today: Date): Workbook {
+    const workbook = this.book
+    appendSheet(workbook, sheet([exportColumns(this.file), ...this.rows.flat()], exportColumnWidths(this.file), 1), 'Droits')
+    appendSheet(workbook, sheet(buildInstructionRows(this.file, campaignName, today), [20, 90]), 'Instructions')
+    return workbook
+  }
+}
+
+/** The workbook of an export file whose rows are all at hand. */
 export function buildWorkbook(file: ExportFile, campaignName: string, rows: readonly ExportRow[], today = new Date()): Workbook {
-  const workbook = bookNew()
-  appendSheet(workbook, sheet([exportColumns(file), ...buildExportRows(file, rows)], exportColumnWidths(file), 1), 'Droits')
-  appendSheet(workbook, sheet(buildInstructionRows(file, campaignName, today), [20, 90]), 'Instructions')
-  return workbook
+  const sheets = new ExportSheets(file)
+  sheets.add(rows)
+  return sheets.workbook(campaignName, today)
 }
 
 /**
- * The « Rapport de campagne » as its items arrive: each page becomes its Décisions and Traitements RA rows at once,
- * their texts indexed in the workbook's shared strings while the next pages are on their way (kept per slice of the
- * right ids, so that the sheets stay in right id order whatever page comes first), then the workbook: Synthèse, then
- * Décisions, Traitements RA and Journal with their header rows frozen.
+ * The « Rapport de campagne » as its items arrive. The items come in slices of the right ids, each slice's pages in
+ * order, several slices at once. Once the summary has told how many rows the Décisions and Traitements RA sheets will
+ * have (begin), each page's rows go straight into those sheets, compressed as they come, in right id order: the
+ * rows of a slice wait only while an earlier slice is still being read. The rest of the workbook (Synthèse,
+ * Signatures, Journal, the shared strings) is written at the end, with the header rows frozen.
  */
 export class EvidenceSheets {
   private readonly book = bookNew()
   private readonly decisions: Int32Array[][]
   private readonly treatments: Int32Array[][]
+  private readonly read: boolean[]
+  private sheets: { decisions: SheetWriter; treatments: SheetWriter } | undefined
+  /** The first slice whose rows are not all in the sheets yet. */
+  private next = 0
 
   constructor(slices = 1) {
     this.decisions = Array.from({ length: slices }, () => [])
     this.treatments = Array.from({ length: slices }, () => [])
+    this.read = Array.from({ length: slices }, () => false)
   }
 
   private indexed(row: readonly string[]): Int32Array {
@@ -55,19 +96,55 @@ export class EvidenceSheets {
     return indexes
   }
 
-  add(items: readonly EvidenceItem[], slice = 0): void {
-    for (const row of decisionRows(items)) this.decisions[slice]!.push(this.indexed(row))
+  /** A page of the slice's items, in order; `last` when the slice has been read to its end. */
+  add(items: readonly EvidenceItem[], slice = 0, last = false): void {
+    const cells = new Array<string>(DECISION_COLUMNS.length)
+    for (const item of items) this.decisions[slice]!.push(this.indexed(writeDecisionCells(item, cells)))
     for (const row of treatmentRows(items)) this.treatments[slice]!.push(this.indexed(row))
+    if (last) this.read[slice] = true
+    this.flush()
+  }
+
+  /** Once the summary is known: from then on the rows are written as they come. */
+  begin(summary: EvidenceSummary): void {
+    if (this.sheets) return
+    const { strings } = this.book
+    const layout = (columns: readonly string[], rows: number, width: number) => ({ rows: rows + 1, width: columns.length, frozenRows: 1, '!cols': columns.map(() => ({ wch: width })) })
+    this.sheets = {
+      decisions: new SheetWriter(strings, layout(DECISION_COLUMNS, summary.items, 20)),
+      treatments: new SheetWriter(strings, layout(TREATMENT_COLUMNS, treatmentCount(summary), 22)),
+    }
+    this.sheets.decisions.write([DECISION_COLUMNS])
+    this.sheets.treatments.write([TREATMENT_COLUMNS])
+    this.flush()
+  }
+
+  private flush(): void {
+    const sheets = this.sheets
+    if (!sheets) return
+    while (this.next < this.read.length) {
+      const slice = this.next
+      sheets.decisions.write(this.decisions[slice]!)
+      sheets.treatments.write(this.treatments[slice]!)
+      this.decisions[slice] = []
+      this.treatments[slice] = []
+      if (!this.read[slice]) return
+      this.next += 1
+    }
   }
 
   /** Once, when every page has been added. */
   workbook(summary: EvidenceSummary, events: readonly EvidenceEvent[], signoffs: readonly EvidenceSignoff[]): Workbook {
+    this.read.fill(true)
+    this.begin(summary)
+    this.flush()
     const [synthesis, signatures, decisions, treatments, journal] = EVIDENCE_SHEETS
     const workbook = this.book
+    const written = this.sheets!
     appendSheet(workbook, sheet(synthesisRows(summary), [34, 70, 12, 12, 12]), synthesis)
     appendSheet(workbook, sheet([SIGNOFF_COLUMNS, ...signoffRows(signoffs)], [14, 40, 32, 14, 14, 20, 16], 1), signatures)
-    appendSheet(workbook, sheet([DECISION_COLUMNS, ...this.decisions.flat()], DECISION_COLUMNS.map(() => 20), 1), decisions)
-    appendSheet(workbook, sheet([TREATMENT_COLUMNS, ...this.treatments.flat()], TREATMENT_COLUMNS.map(() => 22), 1), treatments)
+    appendSheet(workbook, { rows: [], written: written.decisions }, decisions)
+    appendSheet(workbook, { rows: [], written: written.treatments }, treatments)
     appendSheet(workbook, sheet([JOURNAL_COLUMNS, ...journalRows(events)], [8, 24, 24, 22, 16, 38, 16, 90], 1), journal)
     return workbook
   }

@@ -1,30 +1,45 @@
 /**
- * Builds an export file off the page's thread: a hundred thousand rows take seconds, and the page stays responsive.
- * An evidence pack it also reads itself, through the API as the signed-in user (see excel-build.ts).
+ * Builds an export file or an evidence pack off the page's thread: a hundred thousand rows take seconds, and the page
+ * stays responsive. It reads their rows itself, through the API as the signed-in user (see excel-build.ts).
  */
 import { ApiError } from '@/lib/api-error'
-import { clientFor, EVIDENCE_STREAMS, readEvidencePack, type ApiAccess } from './api'
-import { EvidenceSheets, requestBytes, workbookBytes } from './excel'
-import type { ExportBuildReply, WorkerRequest } from './excel-build'
+import { clientFor, EVIDENCE_SLICES, EXPORT_STREAMS, readEvidencePack, readExportRows, type ApiAccess } from './api'
+import { EvidenceSheets, ExportSheets, workbookBytes } from './excel'
+import type { ExportBuildReply, ExportReadRequest, WorkerRequest } from './excel-build'
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null
   postMessage(message: ExportBuildReply, transfer?: Transferable[]): void
 }
 
-/** A closed campaign's pack read with the user's token, each page of items made into rows as soon as it arrives. */
+/**
+ * A closed campaign's pack read with the user's token, each page of items made into rows as soon as it arrives, and
+ * written into its sheets once the summary has said how many there will be.
+ */
 async function evidenceBytes(campaignId: string, access: ApiAccess): Promise<Uint8Array> {
-  const sheets = new EvidenceSheets(EVIDENCE_STREAMS)
+  const sheets = new EvidenceSheets(EVIDENCE_SLICES)
   const { summary, events, signoffs } = await readEvidencePack(campaignId, {
     client: clientFor(access),
-    onItems: (page, slice) => sheets.add(page, slice),
+    onSummary: (summary) => sheets.begin(summary),
+    onItems: (page, slice, last) => sheets.add(page, slice, last),
     onProgress: (fetched) => scope.postMessage({ progress: fetched }),
   })
   return workbookBytes(sheets.workbook(summary, events, signoffs))
 }
 
+/** An export file read with the user's token, each page of rows made into cells as soon as it arrives. */
+async function exportBytes({ campaignId, file, campaignName, today, access }: ExportReadRequest['export']): Promise<Uint8Array> {
+  const sheets = new ExportSheets(file, EXPORT_STREAMS)
+  await readExportRows(campaignId, file, {
+    client: clientFor(access),
+    onRows: (page, slice) => sheets.add(page, slice),
+    onProgress: (fetched) => scope.postMessage({ progress: fetched }),
+  })
+  return workbookBytes(sheets.workbook(campaignName, new Date(today)))
+}
+
 scope.onmessage = ({ data }) => {
-  const bytes = 'evidence' in data ? evidenceBytes(data.evidence.campaignId, data.evidence.access) : Promise.resolve().then(() => requestBytes(data))
+  const bytes = 'evidence' in data ? evidenceBytes(data.evidence.campaignId, data.evidence.access) : exportBytes(data.export)
   bytes.then(
     (result) => scope.postMessage({ ok: true, bytes: result }, [result.buffer]),
     // The API's refusals are French and meant for the user; anything else gets the generic message.

@@ -210,7 +210,7 @@ export const DEFAULT_MANAGER_COMMENT = 'Validé par le manager'
 export const SUSPENSION_NOTICE = 'Les droits non validés à la date limite seront automatiquement suspendus.'
 const NEVER_USED = 'Jamais'
 
-/** One row of rpc('campaign_export_rows'). */
+/** One row of an export file: rpc('campaign_export_rows')'s array made an object. Times are ISO text or milliseconds. */
 export interface ExportRow {
   right_id: string
   user_name: string | null
@@ -218,19 +218,74 @@ export interface ExportRow {
   application_name: string | null
   role_name: string | null
   account_type?: string | null
-  granted_at: string | null
-  last_used_at: string | null
+  granted_at: string | number | null
+  last_used_at: string | number | null
   justification: string | null
   status: string | null
   manager_decision: string | null
   manager_comment: string | null
-  manager_decided_at: string | null
+  manager_decided_at: string | number | null
   bpo_metier_decision: string | null
   bpo_metier_comment: string | null
-  bpo_metier_decided_at: string | null
+  bpo_metier_decided_at: string | number | null
   bpo_groupe_decision: string | null
   bpo_groupe_comment: string | null
-  bpo_groupe_decided_at: string | null
+  bpo_groupe_decided_at: string | number | null
+}
+
+/** The latest decision at one stage, as `campaign_export_rows` sends it. */
+export type ExportDecisionData = [stage: string, decision: string, comment: string | null, decided_at: number, decided_by_name: string | null]
+
+/**
+ * One row as `campaign_export_rows` sends it: an array in the function's fixed order, times in milliseconds, so that
+ * a page of thousands of rows stays small and is read without parsing dates.
+ */
+export type ExportRowData = [
+  right_id: string,
+  user_name: string | null,
+  user_email: string | null,
+  application_name: string | null,
+  role_name: string | null,
+  account_type: string | null,
+  granted_at: number | null,
+  last_used_at: number | null,
+  justification: string | null,
+  status: string | null,
+  decisions: ExportDecisionData[] | null,
+]
+
+const EXPORT_STAGES = ['manager', 'bpo_metier', 'bpo_groupe'] as const
+
+export function exportRow(data: ExportRowData): ExportRow {
+  const row: ExportRow = {
+    right_id: data[0],
+    user_name: data[1],
+    user_email: data[2],
+    application_name: data[3],
+    role_name: data[4],
+    account_type: data[5],
+    granted_at: data[6],
+    last_used_at: data[7],
+    justification: data[8],
+    status: data[9],
+    manager_decision: null,
+    manager_comment: null,
+    manager_decided_at: null,
+    bpo_metier_decision: null,
+    bpo_metier_comment: null,
+    bpo_metier_decided_at: null,
+    bpo_groupe_decision: null,
+    bpo_groupe_comment: null,
+    bpo_groupe_decided_at: null,
+  }
+  for (const [stage, decision, comment, decidedAt] of data[10] ?? []) {
+    const known = EXPORT_STAGES.find((name) => name === stage)
+    if (!known) continue
+    row[`${known}_decision`] = decision
+    row[`${known}_comment`] = comment
+    row[`${known}_decided_at`] = decidedAt
+  }
+  return row
 }
 
 const BASE_COLUMNS = [

@@ -43,10 +43,9 @@ select d.decided_at, d.decided_by, d.decided_by_email, d.decided_by_name, 'decid
   jsonb_build_object('stage', d.stage, 'decision', d.decision, 'from_status', d.from_status, 'to_status', d.to_status,
     'comment', d.comment, 'holder_id', d.holder_id, 'application_id', d.application_id, 'campaign_id', d.campaign_id,
     'decision_id', d.id),
-  ('10.20.' || (decider.n / 250 % 250) || '.' || (decider.n % 250 + 1))::inet
-from year d, wanted w, g_people decider
-where decider.id = d.decided_by
-  and (d.k * least(w.n, d.total)) / d.total <> ((d.k + 1) * least(w.n, d.total)) / d.total;
+  d.ip_address
+from year d, wanted w
+where (d.k * least(w.n, d.total)) / d.total <> ((d.k + 1) * least(w.n, d.total)) / d.total;
 
 -- The rest: sign-ins (a person's last_login moving), imports of rights, usage updates, directory and application edits.
 insert into g_audit

@@ -179,7 +179,7 @@ export function insertDecisionsSql(seed: number): string {
 insert into public.right_decisions (
   id, right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
   campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name,
-  decided_at
+  decided_at, ip_address
 )
 select
   md5('${seed}:decision:' || (s.r * 16 + s.ord))::uuid, gr.id, holder.id, holder.email,
@@ -187,7 +187,9 @@ select
   md5('${seed}:item:' || gr.r)::uuid,
   s.stage::public.review_stage, s.decision::public.review_decision, s.from_status::public.right_status,
   s.to_status::public.right_status, s.comment, s.decided_by, decider.email,
-  decider.first_name || ' ' || decider.last_name, s.decided_at
+  decider.first_name || ' ' || decider.last_name, s.decided_at,
+  -- Each decider's own office address, which the decision's audit event repeats (audit-sql.ts).
+  ('10.20.' || (decider.n / 250 % 250) || '.' || (decider.n % 250 + 1))::inet
 from g_steps s
 join g_rights gr on gr.r = s.r
 join g_people holder on holder.id = gr.user_id
