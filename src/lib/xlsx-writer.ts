@@ -385,11 +385,40 @@ interface Compressed {
 }
 
 /**
+ * Compresses one part as a gzip member as its bytes are pushed: in this thread by the platform's CompressionStream
+ * (nativeCompressor), or in another thread (see compressor-worker.ts), where the thread that makes the rows is busy.
+ */
+export interface PartCompressor {
+  /** The next bytes; the compressor keeps them (their buffer may be transferred). */
+  push(bytes: Uint8Array): void
+  /** The gzip member, once every byte has been pushed. */
+  finish(): Promise<Uint8Array>
+}
+
+/** CompressionStream in this thread: it compresses the queued bytes while the caller awaits something else. */
+export function nativeCompressor(): PartCompressor {
+  const stream = new CompressionStream('gzip')
+  const output = new Response(stream.readable).arrayBuffer()
+  // Its failure is the output's, which finish() hands on; this one would only go unhandled.
+  output.catch(() => undefined)
+  const writer = stream.writable.getWriter()
+  return {
+    push: (bytes) => {
+      writer.write(bytes as BufferSource).catch(() => undefined)
+    },
+    finish: async () => {
+      await writer.close()
+      return new Uint8Array(await output)
+    },
+  }
+}
+
+/**
  * A sheet written and compressed as its rows arrive, before the rest of the workbook is known: a large export's rows
  * are compressed while its later rows are still being read, rather than all at the end. The rows come in order and
  * their number is declared at the start, since the sheet's dimension precedes them; a sheet given another number of
- * rows is refused when finished, never written wrong. Compressed by the platform's CompressionStream where there is
- * one, by fflate otherwise, as the rest of the workbook is.
+ * rows is refused when finished, never written wrong. Compressed by the compressor it is given, else by the
+ * platform's CompressionStream where there is one, by fflate otherwise, as the rest of the workbook is.
  */
 export class SheetWriter {
   private readonly layout: SheetLayout
@@ -399,24 +428,26 @@ export class SheetWriter {
   private written = 0
   private size = 0
   private closed = false
-  private readonly native: { writer: WritableStreamDefaultWriter<BufferSource>; output: Promise<ArrayBuffer> } | undefined
+  private readonly compressor: PartCompressor | undefined
   private readonly fflate: { gzip: Gzip; chunks: Uint8Array[] } | undefined
   private result: Promise<Compressed> | undefined
   private fflateResult: Compressed | undefined
 
-  constructor(strings: SharedStrings, layout: SheetLayout, { level = DEFAULT_LEVEL }: { level?: DeflateLevel } = {}) {
+  constructor(
+    strings: SharedStrings,
+    layout: SheetLayout,
+    { level = DEFAULT_LEVEL, compressor }: { level?: DeflateLevel; compressor?: PartCompressor } = {},
+  ) {
     this.strings = strings
     this.layout = layout
     this.batch = sheetHead(layout)
-    if (typeof CompressionStream === 'undefined') {
+    if (compressor) {
+      this.compressor = compressor
+    } else if (typeof CompressionStream === 'undefined') {
       const chunks: Uint8Array[] = []
       this.fflate = { gzip: new Gzip({ level, mtime: 0 }, (chunk) => chunks.push(chunk)), chunks }
     } else {
-      const stream = new CompressionStream('gzip')
-      const output = new Response(stream.readable).arrayBuffer()
-      // Its failure is the output's, which finish() hands on; this one would only go unhandled.
-      output.catch(() => undefined)
-      this.native = { writer: stream.writable.getWriter(), output }
+      this.compressor = nativeCompressor()
     }
   }
 
@@ -435,8 +466,8 @@ export class SheetWriter {
     this.batch = ''
     this.size += bytes.length
     if (this.fflate) this.fflate.gzip.push(bytes)
-    // Not awaited: the platform compresses the queued batches while the caller reads its next rows.
-    else this.native!.writer.write(bytes).catch(() => undefined)
+    // Not awaited: the batches are compressed while the caller reads its next rows.
+    else this.compressor!.push(bytes)
   }
 
   private close(): void {
@@ -452,12 +483,9 @@ export class SheetWriter {
   /** The compressed sheet, once every declared row has been written. */
   finish(): Promise<Compressed> {
     if (this.fflate) return new Promise((resolve) => resolve(this.finishSync()))
-    if (!this.result) {
-      const { writer, output } = this.native!
-      this.result = new Promise<void>((resolve) => resolve(this.close()))
-        .then(() => writer.close())
-        .then(async () => ({ gzip: new Uint8Array(await output), size: this.size }))
-    }
+    this.result ??= new Promise<void>((resolve) => resolve(this.close()))
+      .then(() => this.compressor!.finish())
+      .then((gzip) => ({ gzip, size: this.size }))
     return this.result
   }
 

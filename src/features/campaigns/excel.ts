@@ -1,5 +1,5 @@
 /** Builds an export workbook. Loaded only when an export starts (in the export worker, see excel-build.ts). */
-import { appendSheet, bookNew, SheetWriter, writeWorkbookAsync, type Row, type Sheet, type Workbook } from '@/lib/xlsx-writer'
+import { appendSheet, bookNew, SheetWriter, writeWorkbookAsync, type PartCompressor, type Row, type Sheet, type Workbook } from '@/lib/xlsx-writer'
 import type { BuildRequest } from './excel-build'
 import {
   DECISION_COLUMNS,
@@ -83,10 +83,14 @@ export class EvidenceSheets {
   /** The first slice whose rows are not all in the sheets yet. */
   private next = 0
 
-  constructor(slices = 1) {
+  private readonly compressor: (() => PartCompressor) | undefined
+
+  /** `compressor` gives each streamed sheet its own, for a thread that has rows to make (see compressor-worker.ts). */
+  constructor(slices = 1, { compressor }: { compressor?: () => PartCompressor } = {}) {
     this.decisions = Array.from({ length: slices }, () => [])
     this.treatments = Array.from({ length: slices }, () => [])
     this.read = Array.from({ length: slices }, () => false)
+    this.compressor = compressor
   }
 
   private indexed(row: readonly string[]): Int32Array {
@@ -110,9 +114,10 @@ export class EvidenceSheets {
     if (this.sheets) return
     const { strings } = this.book
     const layout = (columns: readonly string[], rows: number, width: number) => ({ rows: rows + 1, width: columns.length, frozenRows: 1, '!cols': columns.map(() => ({ wch: width })) })
+    const options = () => ({ compressor: this.compressor?.() })
     this.sheets = {
-      decisions: new SheetWriter(strings, layout(DECISION_COLUMNS, summary.items, 20)),
-      treatments: new SheetWriter(strings, layout(TREATMENT_COLUMNS, treatmentCount(summary), 22)),
+      decisions: new SheetWriter(strings, layout(DECISION_COLUMNS, summary.items, 20), options()),
+      treatments: new SheetWriter(strings, layout(TREATMENT_COLUMNS, treatmentCount(summary), 22), options()),
     }
     this.sheets.decisions.write([DECISION_COLUMNS])
     this.sheets.treatments.write([TREATMENT_COLUMNS])

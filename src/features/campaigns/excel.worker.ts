@@ -3,6 +3,7 @@
  * stays responsive. It reads their rows itself, through the API as the signed-in user (see excel-build.ts).
  */
 import { ApiError } from '@/lib/api-error'
+import { startCompressors } from '@/lib/compressor-worker'
 import { clientFor, EVIDENCE_SLICES, EXPORT_STREAMS, readEvidencePack, readExportRows, type ApiAccess } from './api'
 import { EvidenceSheets, ExportSheets, workbookBytes } from './excel'
 import type { ExportBuildReply, ExportReadRequest, WorkerRequest } from './excel-build'
@@ -14,17 +15,22 @@ const scope = self as unknown as {
 
 /**
  * A closed campaign's pack read with the user's token, each page of items made into rows as soon as it arrives, and
- * written into its sheets once the summary has said how many there will be.
+ * written into its sheets once the summary has said how many there will be, their compression in a worker of its own.
  */
 async function evidenceBytes(campaignId: string, access: ApiAccess): Promise<Uint8Array> {
-  const sheets = new EvidenceSheets(EVIDENCE_SLICES)
-  const { summary, events, signoffs } = await readEvidencePack(campaignId, {
-    client: clientFor(access),
-    onSummary: (summary) => sheets.begin(summary),
-    onItems: (page, slice, last) => sheets.add(page, slice, last),
-    onProgress: (fetched) => scope.postMessage({ progress: fetched }),
-  })
-  return workbookBytes(sheets.workbook(summary, events, signoffs))
+  const compressors = startCompressors()
+  try {
+    const sheets = new EvidenceSheets(EVIDENCE_SLICES, { compressor: compressors.part })
+    const { summary, events, signoffs } = await readEvidencePack(campaignId, {
+      client: clientFor(access),
+      onSummary: (summary) => sheets.begin(summary),
+      onItems: (page, slice, last) => sheets.add(page, slice, last),
+      onProgress: (fetched) => scope.postMessage({ progress: fetched }),
+    })
+    return await workbookBytes(sheets.workbook(summary, events, signoffs))
+  } finally {
+    compressors.dispose()
+  }
 }
 
 /** An export file read with the user's token, each page of rows made into cells as soon as it arrives. */
