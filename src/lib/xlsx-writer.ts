@@ -56,6 +56,7 @@ export type DeflateLevel = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
 const DEFAULT_LEVEL: DeflateLevel = 1
 /** XML encoded and compressed at a time: large enough for few calls, small enough for little memory. */
 const BATCH_CHARACTERS = 1 << 20
+const BATCH_BYTES = 1 << 20
 
 export function bookNew(): Workbook {
   return { SheetNames: [], Sheets: {}, strings: new SharedStrings() }
@@ -69,7 +70,7 @@ export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): voi
 }
 
 /** A part of the package: its path in the archive and its XML, made a batch at a time, or already compressed. */
-type Part = { path: string; xml: Iterable<string> } | { path: string; written: SheetWriter }
+type Part = { path: string; xml: Iterable<string | Uint8Array> } | { path: string; written: SheetWriter }
 
 /** The package's parts in order; the shared strings come last, once the sheets have named every text. */
 function* packageParts(workbook: Workbook): Generator<Part> {
@@ -131,7 +132,7 @@ export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { l
     const gzip = new Gzip({ level, mtime: 0 }, (chunk) => chunks.push(chunk))
     let size = 0
     for (const text of part.xml) {
-      const bytes = encoder.encode(text)
+      const bytes = typeof text === 'string' ? encoder.encode(text) : text
       size += bytes.length
       gzip.push(bytes)
     }
@@ -166,9 +167,9 @@ export async function writeWorkbookAsync(workbook: Workbook): Promise<Uint8Array
           controller.close()
           return
         }
-        const bytes = encoder.encode(next.value)
+        const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value
         size += bytes.length
-        controller.enqueue(bytes)
+        controller.enqueue(bytes as BufferSource)
       },
     })
     const gzip = new Uint8Array(await new Response(source.pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
@@ -335,47 +336,117 @@ function sheetHead({ rows, width, frozenRows = 0, '!cols': widths = [] }: SheetL
 
 const SHEET_TAIL = '</sheetData></worksheet>'
 
-/** Column letters A, B, … for the widest row seen so far. */
-const columnNames: string[] = []
-function columnAt(index: number): string {
-  for (let c = columnNames.length; c <= index; c += 1) columnNames.push(columnName(c))
-  return columnNames[index]!
+const ascii = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0))
+const ROW_START = ascii('<row r="')
+const TAG_END = ascii('">')
+const ROW_END = ascii('</row>')
+const CELL = ascii('<c t="s"><v>')
+const CELL_AT = ascii('<c r="')
+const CELL_AT_END = ascii('" t="s"><v>')
+const CELL_END = ascii('</v></c>')
+/** The most bytes a cell takes: a reference of three letters and seven digits, an index of ten digits. */
+const MAX_CELL_BYTES = CELL_AT.length + 10 + CELL_AT_END.length + 10 + CELL_END.length
+
+/** The ASCII bytes of column letters A, B, … for the widest row seen so far. */
+const columnBytes: Uint8Array[] = []
+function columnAt(index: number): Uint8Array {
+  for (let c = columnBytes.length; c <= index; c += 1) columnBytes.push(ascii(columnName(c)))
+  return columnBytes[index]!
 }
 
 /**
- * The XML of one row, numbered `rowNumber`. An empty text is no cell at all: in an evidence pack most stage columns
- * are empty, and leaving them out is more than half the XML to make and compress. A cell goes without its optional
- * reference (ECMA-376 §18.3.1.4) when it follows the previous one, as Excel, LibreOffice and SheetJS then place it
- * after the last; after a gap it names its column.
+ * Rows as XML bytes, a batch at a time. Every cell is a shared-string index, so a row is ASCII: it is written byte by
+ * byte, with no string made per cell nor encoded afterwards (hundreds of thousands of rows in an evidence pack).
+ * An empty text is no cell at all: in an evidence pack most stage columns are empty, and leaving them out is more
+ * than half the XML to make and compress. A cell goes without its optional reference (ECMA-376 §18.3.1.4) when it
+ * follows the previous one, as Excel, LibreOffice and SheetJS then place it after the last; after a gap it names its
+ * column.
  */
-function rowXml(row: Row, rowNumber: number, strings: SharedStrings): string {
-  let xml = `<row r="${rowNumber}">`
-  let gap = false
-  for (let c = 0; c < row.length; c += 1) {
-    const cell = row[c]!
-    const index = typeof cell === 'number' ? cell : cell ? strings.indexOf(cell) : -1
-    if (index < 0) {
-      gap = true
-      continue
-    }
-    xml += gap ? `<c r="${columnAt(c)}${rowNumber}" t="s"><v>${index}</v></c>` : `<c t="s"><v>${index}</v></c>`
-    gap = false
+class RowBytes {
+  private readonly buffer = new Uint8Array(BATCH_BYTES + 4096)
+  private length = 0
+
+  constructor(
+    private readonly strings: SharedStrings,
+    /** Receives each full batch (a copy: the buffer is reused). */
+    private readonly emit: (bytes: Uint8Array) => void,
+  ) {}
+
+  private put(bytes: Uint8Array): void {
+    this.buffer.set(bytes, this.length)
+    this.length += bytes.length
   }
-  return `${xml}</row>`
+
+  private number(value: number): void {
+    const { buffer } = this
+    let digits = 1
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1
+    let at = this.length + digits
+    this.length = at
+    let rest = value
+    do {
+      at -= 1
+      buffer[at] = 48 + (rest % 10)
+      rest = Math.floor(rest / 10)
+    } while (rest > 0)
+  }
+
+  private room(bytes: number): void {
+    if (this.length + bytes > this.buffer.length) this.flush()
+  }
+
+  row(row: Row, rowNumber: number): void {
+    this.room(ROW_START.length + 10 + TAG_END.length)
+    this.put(ROW_START)
+    this.number(rowNumber)
+    this.put(TAG_END)
+    let gap = false
+    for (let c = 0; c < row.length; c += 1) {
+      const cell = row[c]!
+      const index = typeof cell === 'number' ? cell : cell ? this.strings.indexOf(cell) : -1
+      if (index < 0) {
+        gap = true
+        continue
+      }
+      this.room(MAX_CELL_BYTES)
+      if (gap) {
+        this.put(CELL_AT)
+        this.put(columnAt(c))
+        this.number(rowNumber)
+        this.put(CELL_AT_END)
+      } else {
+        this.put(CELL)
+      }
+      this.number(index)
+      this.put(CELL_END)
+      gap = false
+    }
+    this.room(ROW_END.length)
+    this.put(ROW_END)
+    if (this.length >= BATCH_BYTES) this.flush()
+  }
+
+  /** Hands over what is written so far. */
+  flush(): void {
+    if (this.length === 0) return
+    this.emit(this.buffer.slice(0, this.length))
+    this.length = 0
+  }
 }
 
-function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string> {
+function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string | Uint8Array> {
   const { rows } = sheet
   const width = rows.reduce((max, row) => Math.max(max, row.length), 0)
-  let batch = sheetHead({ rows: rows.length, width, frozenRows: sheet.frozenRows, '!cols': sheet['!cols'] })
+  yield sheetHead({ rows: rows.length, width, frozenRows: sheet.frozenRows, '!cols': sheet['!cols'] })
+  const batches: Uint8Array[] = []
+  const writer = new RowBytes(strings, (bytes) => batches.push(bytes))
   for (let r = 0; r < rows.length; r += 1) {
-    batch += rowXml(rows[r]!, r + 1, strings)
-    if (batch.length > BATCH_CHARACTERS) {
-      yield batch
-      batch = ''
-    }
+    writer.row(rows[r]!, r + 1)
+    if (batches.length > 0) yield* batches.splice(0)
   }
-  yield batch + SHEET_TAIL
+  writer.flush()
+  yield* batches
+  yield SHEET_TAIL
 }
 
 /** A part's deflate data as one gzip member, and the size of what it compressed. */
@@ -422,9 +493,7 @@ export function nativeCompressor(): PartCompressor {
  */
 export class SheetWriter {
   private readonly layout: SheetLayout
-  private readonly strings: SharedStrings
-  private readonly encoder = new TextEncoder()
-  private batch: string
+  private readonly rows: RowBytes
   private written = 0
   private size = 0
   private closed = false
@@ -438,9 +507,8 @@ export class SheetWriter {
     layout: SheetLayout,
     { level = DEFAULT_LEVEL, compressor }: { level?: DeflateLevel; compressor?: PartCompressor } = {},
   ) {
-    this.strings = strings
     this.layout = layout
-    this.batch = sheetHead(layout)
+    this.rows = new RowBytes(strings, (bytes) => this.push(bytes))
     if (compressor) {
       this.compressor = compressor
     } else if (typeof CompressionStream === 'undefined') {
@@ -449,6 +517,7 @@ export class SheetWriter {
     } else {
       this.compressor = nativeCompressor()
     }
+    this.push(new TextEncoder().encode(sheetHead(layout)))
   }
 
   /** The next rows, in order. */
@@ -456,14 +525,11 @@ export class SheetWriter {
     if (this.closed) throw new Error('Feuille déjà terminée')
     for (const row of rows) {
       this.written += 1
-      this.batch += rowXml(row, this.written, this.strings)
-      if (this.batch.length > BATCH_CHARACTERS) this.push()
+      this.rows.row(row, this.written)
     }
   }
 
-  private push(): void {
-    const bytes = this.encoder.encode(this.batch)
-    this.batch = ''
+  private push(bytes: Uint8Array): void {
     this.size += bytes.length
     if (this.fflate) this.fflate.gzip.push(bytes)
     // Not awaited: the batches are compressed while the caller reads its next rows.
@@ -476,8 +542,8 @@ export class SheetWriter {
     if (this.written !== this.layout.rows) {
       throw new Error(`Feuille incomplète : ${this.written} lignes écrites sur ${this.layout.rows} annoncées`)
     }
-    this.batch += SHEET_TAIL
-    this.push()
+    this.rows.flush()
+    this.push(new TextEncoder().encode(SHEET_TAIL))
   }
 
   /** The compressed sheet, once every declared row has been written. */
