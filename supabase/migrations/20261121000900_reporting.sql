@@ -2040,11 +2040,12 @@ begin
      where i.campaign_id = target.id
      group by i.status
   ),
+  -- A decision on an item carries the item's campaign (the decisions' insert guard checks it), so the campaign's
+  -- decisions are read by their own campaign index, without joining its hundreds of thousands of items.
   latest as (
     select distinct on (d.item_id, d.stage) d.stage, d.decision
-      from public.campaign_items i
-      join public.right_decisions d on d.item_id = i.id
-     where i.campaign_id = target.id
+      from public.right_decisions d
+     where d.campaign_id = target.id and d.item_id is not null
      order by d.item_id, d.stage, d.decided_at desc, d.id desc
   ),
   stages as (
@@ -2094,9 +2095,8 @@ begin
                  from stages s),
     'decisions_after_end', (
       select count(*)
-        from public.campaign_items i
-        join public.right_decisions d on d.item_id = i.id
-       where i.campaign_id = target.id and d.decided_at >= (target.end_date + 1)::timestamptz
+        from public.right_decisions d
+       where d.campaign_id = target.id and d.item_id is not null and d.decided_at >= (target.end_date + 1)::timestamptz
     ),
     'generated_at', now(),
     'seal', case when private.is_rssi() then public.verify_audit_chain() end
