@@ -1990,6 +1990,9 @@ grant execute on function
 -- caller's role themselves and read only the one campaign's record. The seal stays the RSSI's, as verify_audit_chain
 -- is: for an admin, campaign_evidence leaves it out and the workbook says so.
 
+-- The three readers run without JIT: their statements over a campaign's hundreds of thousands of items are estimated
+-- past the JIT threshold, while each reads by index and is done in about a tenth of a second (compiling took longer,
+-- as it did for campaign_export_rows).
 -- The campaign, once the caller may have its pack and it is closed.
 create function private.require_evidence_campaign(p_campaign_id uuid) returns public.campaigns
 language plpgsql stable security definer
@@ -2029,6 +2032,7 @@ revoke execute on function private.require_evidence_campaign(uuid) from public, 
 create function public.campaign_evidence(p_campaign_id uuid) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   target public.campaigns := private.require_evidence_campaign(p_campaign_id);
@@ -2119,6 +2123,7 @@ create function public.campaign_evidence_items(p_campaign_id uuid, p_after_id uu
 returns json
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   target public.campaigns := private.require_evidence_campaign(p_campaign_id);
@@ -2127,31 +2132,41 @@ begin
   if p_limit is null or p_limit < 1 or p_limit > 10000 then
     raise exception 'La taille de page doit être comprise entre 1 et 10 000.' using errcode = '22023';
   end if;
+  -- The page's decisions are read in one pass over its items and grouped, rather than by a subquery per item: a
+  -- third less time a page.
+  with page as (
+    select *
+      from public.campaign_items c
+     where c.campaign_id = target.id
+       and c.right_id > coalesce(p_after_id, '00000000-0000-0000-0000-000000000000')
+     order by c.right_id
+     limit p_limit
+  ),
+  latest as (
+    select distinct on (x.item_id, x.stage) x.item_id, x.stage, x.decision, x.decided_by_name, x.decided_at, x.comment,
+           x.ip_address
+      from public.right_decisions x
+     where x.item_id in (select p.id from page p)
+     order by x.item_id, x.stage, x.decided_at desc, x.id desc
+  ),
+  decisions as (
+    select d.item_id,
+           json_agg(json_build_array(
+             d.stage, d.decision, d.decided_by_name, floor(extract(epoch from d.decided_at) * 1000)::bigint, d.comment,
+             host(d.ip_address)
+           ) order by d.stage) as list
+      from latest d
+     group by d.item_id
+  )
   select coalesce(json_agg(json_build_array(
            i.right_id, i.holder_name, i.holder_email, i.manager_name, i.application_name, i.role_name, i.account_type,
            floor(extract(epoch from i.granted_at) * 1000)::bigint,
            floor(extract(epoch from i.last_used_at) * 1000)::bigint,
-           i.justification, i.status,
-           (select json_agg(json_build_array(
-                     d.stage, d.decision, d.decided_by_name, floor(extract(epoch from d.decided_at) * 1000)::bigint, d.comment,
-                     host(d.ip_address)
-                   ) order by d.stage)
-              from (
-                select distinct on (x.stage) x.stage, x.decision, x.decided_by_name, x.decided_at, x.comment, x.ip_address
-                  from public.right_decisions x
-                 where x.item_id = i.id
-                 order by x.stage, x.decided_at desc, x.id desc
-              ) d)
+           i.justification, i.status, d.list
          ) order by i.right_id), '[]'::json)
     into result
-    from (
-      select *
-        from public.campaign_items c
-       where c.campaign_id = target.id
-         and c.right_id > coalesce(p_after_id, '00000000-0000-0000-0000-000000000000')
-       order by c.right_id
-       limit p_limit
-    ) i;
+    from page i
+    left join decisions d on d.item_id = i.id;
   return result;
 end;
 $$;
@@ -2173,6 +2188,7 @@ returns table (
 )
 language plpgsql stable security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   target public.campaigns := private.require_evidence_campaign(p_campaign_id);
