@@ -23,3 +23,22 @@ export function withinSlice<T>(page: readonly T[], idOf: (row: T) => string, sli
   const rows = page.filter((row) => idOf(row) <= slice.last)
   return { rows, done: page.length < pageSize || rows.length < page.length }
 }
+
+/**
+ * Reads one slice a page at a time, asking for the next page before handing over the current one, so that the server
+ * works while the caller makes rows of it; `last` with the slice's last page.
+ */
+export async function readSliceInPages<T>(
+  slice: UuidSlice,
+  pageSize: number,
+  readPage: (afterId: string | null) => Promise<T[]>,
+  idOf: (row: T) => string,
+  onPage: (rows: T[], last: boolean) => void,
+): Promise<void> {
+  for (let request = readPage(slice.after); ; ) {
+    const page = withinSlice(await request, idOf, slice, pageSize)
+    if (!page.done) request = readPage(idOf(page.rows[page.rows.length - 1]!))
+    onPage(page.rows, page.done)
+    if (page.done) return
+  }
+}

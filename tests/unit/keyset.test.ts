@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { vi } from 'vitest'
-import { uuidSlices, withinSlice } from '@/lib/keyset'
+import { readSliceInPages, uuidSlices, withinSlice } from '@/lib/keyset'
 
 // The supabase-js neighbour answers rpc('campaign_export_rows') as the SQL does: rows after p_after_id in right_id
 // order, at most p_limit, each an array whose first element is the right id. What is under test is that reading four
@@ -47,5 +47,23 @@ describe('an export read as four slices at once', () => {
     // Four slices of about 6,080 rows: two pages of 5000 each, started from each slice's lower bound.
     expect(calls.filter((after) => after === undefined || after.endsWith('fffffff-ffff-ffff-ffff-ffffffffffff'))).toHaveLength(4)
     expect(calls.length).toBeLessThanOrEqual(12)
+  })
+})
+
+describe('a slice read a page at a time', () => {
+  it('hands over its pages in order, the last one said, having asked for the next page first', async () => {
+    const [, second] = uuidSlices(4)
+    const inSlice = ids.filter((id) => id > second!.after! && id <= second!.last)
+    const asked: (string | null)[] = []
+    const handed: { rows: string[]; last: boolean; askedBefore: number }[] = []
+    const readPage = async (after: string | null) => {
+      asked.push(after)
+      return ids.filter((id) => id > (after ?? second!.after!)).slice(0, 1000)
+    }
+    await readSliceInPages(second!, 1000, readPage, (id) => id, (rows, last) => handed.push({ rows, last, askedBefore: asked.length }))
+    expect(handed.flatMap((page) => page.rows)).toEqual(inSlice)
+    expect(handed.map((page) => page.last)).toEqual(handed.map((_, index) => index === handed.length - 1))
+    // Each page but the last was handed over once the next one had been asked for.
+    handed.slice(0, -1).forEach((page, index) => expect(page.askedBefore).toBe(index + 2))
   })
 })

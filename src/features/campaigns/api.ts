@@ -2,7 +2,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createClient } from '@supabase/supabase-js'
 import { throwApiError } from '@/lib/api-error'
-import { uuidSlices, withinSlice, type UuidSlice } from '@/lib/keyset'
+import { readSliceInPages, uuidSlices, type UuidSlice } from '@/lib/keyset'
 import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase, getSupabaseConfig, type AppSupabaseClient } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
@@ -209,16 +209,12 @@ export async function readExportRows(
     if (error) throwApiError(error)
     return ((data ?? []) as unknown as ExportRowData[]).map(exportRow)
   }
-  const readSlice = async (slice: UuidSlice, index: number): Promise<void> => {
-    for (let request = readPage(slice.after); ; ) {
-      const page = withinSlice(await request, (row) => row.right_id, slice, EXPORT_ROWS_PAGE_SIZE)
-      if (!page.done) request = readPage(page.rows[page.rows.length - 1]!.right_id)
-      onRows(page.rows, index)
-      fetched += page.rows.length
+  const readSlice = (slice: UuidSlice, index: number) =>
+    readSliceInPages(slice, EXPORT_ROWS_PAGE_SIZE, readPage, (row) => row.right_id, (rows) => {
+      onRows(rows, index)
+      fetched += rows.length
       onProgress?.(fetched)
-      if (page.done) return
-    }
-  }
+    })
   await Promise.all(uuidSlices(EXPORT_STREAMS).map(readSlice))
 }
 
@@ -318,16 +314,11 @@ export async function readEvidencePack(
     if (error) throwApiError(error)
     return ((data ?? []) as unknown as EvidenceItemRow[]).map(evidenceItem)
   }
-  const readSlice = async (slice: UuidSlice, index: number): Promise<void> => {
-    for (let request = readPage(slice.after); ; ) {
-      const page = withinSlice(await request, (row) => row.right_id, slice, EVIDENCE_PAGE_SIZE)
-      // The next page is asked for before this one is handed over, so that the server works while rows are made.
-      if (!page.done) request = readPage(page.rows[page.rows.length - 1]!.right_id)
-      onItems(page.rows, index, page.done)
-      counted(page.rows.length)
-      if (page.done) return
-    }
-  }
+  const readSlice = (slice: UuidSlice, index: number) =>
+    readSliceInPages(slice, EVIDENCE_PAGE_SIZE, readPage, (row) => row.right_id, (rows, last) => {
+      onItems(rows, index, last)
+      counted(rows.length)
+    })
   const readJournal = async (): Promise<EvidenceEvent[]> => {
     const events: EvidenceEvent[] = []
     for (;;) {
