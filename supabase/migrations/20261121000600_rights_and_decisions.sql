@@ -819,7 +819,11 @@ as $$
 declare
   offending uuid;
 begin
-  select n.id into offending
+  -- Planned at each call (EXECUTE), with the transition tables' real sizes: the plan a session kept from a one-right
+  -- decision joined them by a nested loop, so that a completion on the same connection afterwards compared every
+  -- right with every other (41 s for 15,000 rights at a tenth of the large dataset, instead of 0.6 s).
+  execute $sql$
+  select n.id
     from changed_from o
     join changed_to n on n.id = o.id
     left join public.campaigns oc on oc.id = o.campaign_id
@@ -837,7 +841,8 @@ begin
                  n.created_at)
                 is distinct from (o.application_id, o.role_name, o.account_type, o.justification, o.granted_at,
                                   o.last_used_at, o.created_at)
-         end);
+         end)
+  $sql$ into offending;
   if offending is not null then
     perform private.refuse_closed_campaign_right();
   end if;
