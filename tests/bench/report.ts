@@ -1,5 +1,5 @@
 /** Budgets, the printed table and the JSON file of a bench run. */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 export const KB = 1000
@@ -49,5 +49,53 @@ export async function writeResults(root: string, results: unknown): Promise<stri
   await mkdir(dir, { recursive: true })
   const file = path.join(dir, 'results.json')
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+  return file
+}
+
+/** One figure of a run as the growth table keeps it: its value, and when and under what load it was measured. */
+export interface Figure {
+  value: string
+  limit?: string
+  ok?: boolean
+  note?: string
+  at: string
+  /** The machine's load average (1, 5, 15 min) when the run ended. */
+  load: number[]
+}
+
+export interface FiguresFile {
+  backend: 'postgres' | 'pglite'
+  scale: number
+  figures: Record<string, Figure>
+}
+
+export const figuresFileName = (backend: string, scale: number) => `figures-${backend}-${scale}.json`
+
+/**
+ * Merges a run's figures into .tmp/bench/figures-<backend>-<scale>.json: each measured figure replaces the one of the
+ * same name, and what this run skipped or failed keeps its last value, so that runs of a few measures each (--only)
+ * add up to the whole table.
+ */
+export async function writeFigures(
+  root: string,
+  run: { backend: 'postgres' | 'pglite'; scale: number; at: string; load: number[]; report: { budgets: BudgetLine[]; info: InfoLine[] } },
+): Promise<string> {
+  const file = path.join(root, '.tmp/bench', figuresFileName(run.backend, run.scale))
+  const previous = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as FiguresFile,
+    () => null,
+  )
+  const figures: Record<string, Figure> = { ...previous?.figures }
+  for (const line of run.report.budgets) {
+    if (line.skipped || line.value === 'not measured') continue
+    figures[line.name] = { value: line.value, limit: line.limit, ok: line.ok, note: line.note, at: run.at, load: run.load }
+  }
+  for (const line of run.report.info) {
+    if (line.name.startsWith('error in ')) continue
+    figures[line.name] = { value: line.value, at: run.at, load: run.load }
+  }
+  const content: FiguresFile = { backend: run.backend, scale: run.scale, figures }
+  await mkdir(path.dirname(file), { recursive: true })
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`)
   return file
 }

@@ -1,10 +1,13 @@
 /**
- * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup] [--only a,b]`: boots the local backend
- * with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed), builds and serves the app,
- * drives it in Debian's Chromium and prints the figures against their budgets. The full results go to
- * .tmp/bench/results.json; the exit code is 1 when a budget is missed. --only runs the named measures alone (bundles,
- * rssiSignIn, reviews, reviewsRpc, rssiPages, usersPage, naive, export, decisions, directoryImport, campaignRecord, startup); the others show as
- * skipped. Not part of `npm test`.
+ * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup] [--only a,b] [--database-ready]`:
+ * boots the local backend with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed),
+ * builds and serves the app, drives it in Debian's Chromium and prints the figures against the budgets of that scale
+ * (budgets.ts, scalePlan). The full results go to .tmp/bench/results.json, and each figure to
+ * .tmp/bench/figures-<backend>-<scale>.json, where `npm run bench:growth` reads them; the exit code is 1 when a budget
+ * is missed. --only runs the named measures alone (see MEASURES); the others show as skipped. Above scale 1 the
+ * dataset needs PostgreSQL (DATABASE_URL). --database-ready opens the database at DATABASE_URL as it is, already
+ * holding the dataset at that --scale and --seed, instead of generating it anew (minutes at scale 10): the bench
+ * changes it, so give it a throwaway copy. Not part of `npm test`.
  */
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -14,7 +17,7 @@ import { launchBrowser } from './support/browser'
 import { ROOT, startStack, type Stack } from './support/stack'
 import { measureBundles } from './measures/bundles'
 import { measureCampaignRecord } from './measures/campaign-record'
-import { measureRssiSignIn } from './measures/dashboard'
+import { measureRssiFilter, measureRssiSignIn } from './measures/dashboard'
 import { loadReviewers, measureDecisions } from './measures/decisions'
 import { largestActiveCampaign, measureManagerExport } from './measures/export'
 import { measureNaive } from './measures/naive'
@@ -24,8 +27,9 @@ import { measureUsersPage } from './measures/users-page'
 import { measureStartup } from './measures/startup'
 import { measureDirectoryImport } from './measures/directory-import'
 import { reviewerCandidates } from './support/reviewers'
-import { buildReport } from './budgets'
-import { printTable, writeResults } from './report'
+import { buildReport, scalePlan } from './budgets'
+import { printTable, writeFigures, writeResults } from './report'
+import { MAX_SCALE } from '../../supabase/local/dataset/options'
 
 const { values } = parseArgs({
   options: {
@@ -35,19 +39,38 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     'skip-startup': { type: 'boolean', default: false },
     only: { type: 'string' },
+    'database-ready': { type: 'boolean', default: false },
   },
 })
 if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Unknown dataset: ${values.dataset} (large or demo)`)
 const dataset: 'demo' | 'large' = values.dataset
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1: ${values.runs}`)
-const MEASURES = ['bundles', 'rssiSignIn', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'startup']
+/** A command line the bench cannot run: the reason alone, without a stack. */
+function refuse(message: string): never {
+  console.error(message)
+  process.exit(2)
+}
+const scale = values.scale === undefined ? 1 : Number(values.scale)
+if (!Number.isFinite(scale) || scale <= 0) refuse(`--scale must be a positive number: ${values.scale}`)
+const onPostgres = Boolean(process.env.DATABASE_URL)
+// Checked here rather than by the backend, which would refuse only after the build has started.
+if (!onPostgres && scale > MAX_SCALE.pglite) {
+  refuse(`--scale ${scale}: PGlite goes up to scale ${MAX_SCALE.pglite}; larger scales run on PostgreSQL: bash .ci/with-postgres npm run bench -- --scale ${scale} --skip-startup`)
+}
+const databaseReady = values['database-ready']
+if (databaseReady && (!onPostgres || dataset !== 'large')) refuse('--database-ready opens the large dataset already in the database at DATABASE_URL: set DATABASE_URL')
+const plan = scalePlan(scale)
+const MEASURES = ['bundles', 'rssiSignIn', 'rssiFilter', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'startup']
 const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
 const unknown = only?.filter((name) => !MEASURES.includes(name)) ?? []
 if (unknown.length > 0) throw new Error(`Unknown measure(s) in --only: ${unknown.join(', ')} (${MEASURES.join(', ')})`)
-const skipped = new Set(MEASURES.filter((name) => (only ? !only.includes(name) : name === 'startup' && values['skip-startup'])))
-const REVIEWERS = 20
+const skipped = new Set(
+  MEASURES.filter((name) => (only ? !only.includes(name) : (name === 'startup' && values['skip-startup']) || name in plan.skipped)),
+)
 const DECISIONS_PER_REVIEWER = 10
+/** Between two decisions of a reviewer of another campaign while a campaign starts: a person reading the next line. */
+const BACKGROUND_PAUSE_MS = 1000
 
 const log = (message: string) => console.info(message)
 const results: Record<string, unknown> = {}
@@ -82,14 +105,16 @@ async function main(): Promise<void> {
     databaseKind: 'unknown',
     chromium: 'unknown',
   }
-  const options = { dataset, scale: values.scale, seed: values.seed } as const
-  log(`Recertif bench: dataset ${dataset}${values.scale ? `, scale ${values.scale}` : ''}${values.seed ? `, seed ${values.seed}` : ''}, ${runs} run(s) per page timing`)
+  const options = { dataset, scale: values.scale, seed: values.seed, ready: databaseReady } as const
+  log(
+    `Recertif bench: dataset ${dataset}${values.scale ? `, scale ${values.scale}` : ''}${values.seed ? `, seed ${values.seed}` : ''}${databaseReady ? ' (already in the database)' : ''}, ${runs} run(s) per page timing`,
+  )
   const startedAt = new Date()
   let stack: Stack | undefined
   let browser: Browser | undefined
   try {
     stack = await startStack(options, log)
-    machine.databaseKind = process.env.DATABASE_URL ? `PostgreSQL (DATABASE_URL) — ${stack.databaseKind}` : stack.databaseKind
+    machine.databaseKind = onPostgres ? `PostgreSQL (DATABASE_URL) — ${stack.databaseKind}` : stack.databaseKind
     results.stack = { backendStartMs: Math.round(stack.backendStartMs), buildMs: Math.round(stack.buildMs) }
     browser = await launchBrowser()
     machine.chromium = browser.version()
@@ -98,26 +123,34 @@ async function main(): Promise<void> {
     const managerApi = await apiAs(backendUrl, 'manager@example.com')
     const queueCount = Number((await managerApi.rpc('review_queue_count', {})).data ?? 0)
     const rssiRights = (await service.from('user_rights').select('id', { count: 'exact', head: true })).count ?? 0
-    results.dataset = { ...options, rights: rssiRights, managerQueue: queueCount }
+    results.dataset = { ...options, scale, rights: rssiRights, managerQueue: queueCount }
     log(`  ${rssiRights} rights, ${queueCount} items in manager@example.com's queue`)
 
     const b = browser
     await step('bundles', () => measureBundles(b, appUrl))
     await step('rssiSignIn', () => measureRssiSignIn(b, appUrl, runs))
+    await step('rssiFilter', () => measureRssiFilter(b, appUrl, runs))
     await step('reviews', () => measureReviews(b, appUrl, 'manager@example.com', queueCount, runs))
     await step('reviewsRpc', () => measureQueueRpc(managerApi))
     await step('rssiPages', () => measureRssiPages(b, appUrl, runs))
     await step('usersPage', () => measureUsersPage(b, appUrl, service, runs))
-    await step('naive', async () => measureNaive(await apiAs(backendUrl, 'rssi@example.com'), runs, rssiRights <= 20_000))
+    await step('naive', async () => measureNaive(await apiAs(backendUrl, 'rssi@example.com'), runs, rssiRights <= 20_000, plan.naivePass))
     await step('export', async () => measureManagerExport(b, appUrl, await largestActiveCampaign(service)))
     await step('decisions', async () => {
-      const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, REVIEWERS), 2)
-      return measureDecisions(accounts, REVIEWERS, DECISIONS_PER_REVIEWER)
+      const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, plan.reviewers), 2)
+      return measureDecisions(accounts, plan.reviewers, DECISIONS_PER_REVIEWER)
     })
     // Adds 10,000 people: after every measure that counts or lists the directory.
     await step('directoryImport', async () => measureDirectoryImport(await apiAs(backendUrl, 'admin@example.com')))
     // Last: it completes the largest campaign and moves its rights into a new one.
-    await step('campaignRecord', async () => measureCampaignRecord(b, appUrl, await apiAs(backendUrl, 'admin@example.com'), service))
+    await step('campaignRecord', async () => {
+      const reviewers = (await loadReviewers(backendUrl, await reviewerCandidates(service, plan.reviewers), 2)).slice(0, plan.reviewers)
+      return measureCampaignRecord(b, appUrl, await apiAs(backendUrl, 'admin@example.com'), service, {
+        evidencePack: plan.evidencePack,
+        reviewers,
+        pauseMs: BACKGROUND_PAUSE_MS,
+      })
+    })
   } catch (error) {
     errors.stack = error instanceof Error ? error.message : String(error)
     log(`The bench could not start: ${errors.stack}`)
@@ -128,7 +161,7 @@ async function main(): Promise<void> {
   // Alone on the machine's ports and without the bench's backend running beside it.
   await step('startup', () => measureStartup())
 
-  const report = buildReport(results, errors, { skipped, startupSkippedBy: only ? '--only' : '--skip-startup', onPostgres: Boolean(process.env.DATABASE_URL) })
+  const report = buildReport(results, errors, { skipped, startupSkippedBy: only ? '--only' : '--skip-startup', onPostgres, plan })
   const output = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -139,12 +172,14 @@ async function main(): Promise<void> {
     errors,
   }
   const file = await writeResults(ROOT, output)
+  // The growth table compares the large dataset's scales: the demo data has no place in it.
+  const figures = dataset === 'large' ? await writeFigures(ROOT, { backend: onPostgres ? 'postgres' : 'pglite', scale, at: output.finishedAt, load: output.machine.loadAverageAtEnd, report }) : 'not written for the demo data'
   printTable(
     `${machine.cpuModel} × ${machine.cores}, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, Node ${machine.node}, ${machine.databaseKind}`,
     report.budgets,
     report.info,
   )
-  console.info(`\nResults: ${file}`)
+  console.info(`\nResults: ${file} (figures by scale: ${figures})`)
   const missed = report.budgets.filter((line) => !line.ok && !line.skipped)
   if (missed.length > 0) {
     console.info(`${missed.length} budget(s) missed.`)

@@ -7,6 +7,7 @@ import { percentile, round } from '../support/stats'
 
 interface QueueRow {
   right_id: string
+  campaign_id: string | null
   approve_status: string | null
 }
 
@@ -115,5 +116,54 @@ export async function measureDecisions(accounts: Reviewer[], slots: number, perR
     maxMs: round(Math.max(...durations), 1),
     wallMs: round(wallMs),
     alone,
+  }
+}
+
+export interface BackgroundDecisions {
+  reviewers: number
+  decisions: number
+  failures: number
+  firstFailure: string | null
+  p50Ms: number | null
+  p95Ms: number | null
+  maxMs: number | null
+}
+
+/**
+ * Reviewers who keep deciding while `task` runs (issue 19: a campaign's start must not block the reviewers of other
+ * campaigns). Each takes its items in turn with `pauseMs` between two decisions, as a person reading the next line
+ * would, and stops when the task has settled or its items run out; `task`'s own outcome is returned untouched.
+ */
+export async function decideDuring<T>(reviewers: Reviewer[], task: Promise<T>, pauseMs: number): Promise<{ value: T; decisions: BackgroundDecisions }> {
+  let settled = false
+  const done = task.finally(() => {
+    settled = true
+  })
+  const durations: number[] = []
+  const failures: string[] = []
+  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, pauseMs))
+  const loops = reviewers.map(async ({ api, items }) => {
+    for (const item of items) {
+      if (settled) return
+      const started = performance.now()
+      const { error } = await api.rpc('validate_user_right', { right_id: item.right_id, new_status: item.approve_status as never })
+      if (error) failures.push(error.message)
+      else durations.push(performance.now() - started)
+      await Promise.race([pause(), done.catch(() => undefined)])
+    }
+  })
+  const [value] = await Promise.all([done, ...loops])
+  const stat = (value: number) => (durations.length > 0 ? round(value, 1) : null)
+  return {
+    value,
+    decisions: {
+      reviewers: reviewers.length,
+      decisions: durations.length,
+      failures: failures.length,
+      firstFailure: failures[0] ?? null,
+      p50Ms: stat(percentile(durations, 50)),
+      p95Ms: stat(percentile(durations, 95)),
+      maxMs: stat(Math.max(...durations)),
+    },
   }
 }

@@ -18,6 +18,12 @@ export interface DatasetOptions {
   dataset: 'large' | 'demo'
   scale?: string
   seed?: string
+  /**
+   * The database at DATABASE_URL already holds the large dataset at this scale and seed: the backend opens it as it
+   * is instead of generating it anew. The bench changes it (decisions, an import, a campaign completed and one
+   * started), so it must be a throwaway copy.
+   */
+  ready?: boolean
 }
 
 export interface Stack {
@@ -41,8 +47,8 @@ export function freePort(): Promise<number> {
   })
 }
 
-export function backendArgs({ dataset, scale, seed }: DatasetOptions): string[] {
-  if (dataset === 'demo') return []
+export function backendArgs({ dataset, scale, seed, ready }: DatasetOptions): string[] {
+  if (dataset === 'demo' || ready) return []
   // A PostgreSQL from DATABASE_URL receives the dataset anew (the backend refuses to load it over other data).
   const reset = process.env.DATABASE_URL ? ['--reset'] : []
   return ['--dataset', 'large', ...(scale ? ['--dataset-scale', scale] : []), ...(seed ? ['--dataset-seed', seed] : []), ...reset]
