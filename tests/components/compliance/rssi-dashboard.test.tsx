@@ -16,7 +16,7 @@ const stubs = vi.hoisted(() => ({
 vi.mock('@/features/dashboards/api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/features/dashboards/api')>()),
   useLiveRssiDashboard: () => {},
-  prefetchRssiDashboard: async () => {},
+  usePrefetchRssiDashboard: () => {},
   rssiDashboardQuery: (filters: DashboardFilters) =>
     queryOptions({ queryKey: ['dashboard', 'rssi', filters], queryFn: () => stubs.fetchRssiDashboard(filters) as Promise<RssiDashboard> }),
   fetchAllRightsForExport: stubs.fetchAllRightsForExport,
@@ -106,6 +106,25 @@ describe('RSSI dashboard', () => {
     expect(within(campaigns).getByText('Revue annuelle')).toBeInTheDocument()
     expect(within(campaigns).getByText('01 novembre 2026')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Voir les campagnes' })).toHaveAttribute('href', '/app/campaigns')
+  })
+
+  it('shows the first 20 applications of a large organisation and more on demand, in the order Postgres gave', async () => {
+    const applications = Array.from({ length: 145 }, (_, index) => {
+      const name = `App ${String(index + 1).padStart(3, '0')}`
+      return { application_id: `app-${index}`, application_name: name, total_rights: 10, validated_rights: 9, rate: 90, level: 'green' as const }
+    })
+    stubs.fetchRssiDashboard.mockResolvedValue({ ...DASHBOARD, compliance_by_application: applications })
+    const { user } = renderDashboard()
+    const region = await screen.findByRole('region', { name: 'Conformité par application' }, { timeout: 10_000 })
+    const bars = () => within(region).getAllByRole('progressbar').map((bar) => bar.getAttribute('aria-label'))
+    expect(bars()).toEqual(applications.slice(0, 20).map((app) => `Conformité ${app.application_name}`))
+    expect(region).toHaveTextContent('20 applications affichées sur 145')
+
+    await user.click(within(region).getByRole('button', { name: 'Afficher 100 applications de plus' }))
+    expect(bars()).toHaveLength(120)
+    await user.click(within(region).getByRole('button', { name: 'Afficher 25 applications de plus' }))
+    expect(bars()).toEqual(applications.map((app) => `Conformité ${app.application_name}`))
+    expect(within(region).queryByRole('button', { name: /de plus$/ })).not.toBeInTheDocument()
   })
 
   it('opens on Mois, pressed, with the date line of its window, and a week or a quarter from the other buttons', async () => {

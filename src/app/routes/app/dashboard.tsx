@@ -1,13 +1,20 @@
-import { lazy, Suspense, useEffect } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { useCurrentUser } from '@/auth/auth-context'
-import { prefetchRssiDashboard } from '@/features/dashboards/api'
+import { usePrefetchRssiDashboard } from '@/features/dashboards/api'
 import type { Role } from '@/lib/labels'
 import { Spinner } from '@/components/ui/Spinner'
 
 // One view per audience, each its own chunk: a role loads only the dashboard it sees.
+const RssiDashboardView = lazy(() => import('./dashboard/rssi').then((m) => ({ default: m.RssiDashboardRoute })))
+
+// The RSSI's figures are the slowest call of any dashboard: asked for while the view's code is still loading.
+function RssiView() {
+  usePrefetchRssiDashboard()
+  return <RssiDashboardView />
+}
+
 const views = {
-  rssi: lazy(() => import('./dashboard/rssi').then((m) => ({ default: m.RssiDashboardRoute }))),
+  rssi: RssiView,
   admin: lazy(() => import('./dashboard/admin').then((m) => ({ default: m.AdminDashboardRoute }))),
   manager: lazy(() => import('./dashboard/manager').then((m) => ({ default: m.ManagerDashboardRoute }))),
   user: lazy(() => import('./dashboard/user').then((m) => ({ default: m.UserDashboardRoute }))),
@@ -22,11 +29,6 @@ export function dashboardViewFor(role: Role): keyof typeof views {
 export function DashboardRoute() {
   const view = dashboardViewFor(useCurrentUser().role)
   const View = views[view]
-  const queryClient = useQueryClient()
-  // The RSSI's figures are the slowest call of any dashboard: ask while the view's code is still loading.
-  useEffect(() => {
-    if (view === 'rssi') void prefetchRssiDashboard(queryClient)
-  }, [view, queryClient])
   return (
     <Suspense fallback={<Spinner />}>
       <View />

@@ -16,6 +16,7 @@ import { cn } from '@/lib/cn'
 import { countText, shareText } from '@/lib/plural'
 import { formatRate, levelOf, type Level } from '@/lib/rates'
 import { fetchAllRightsForExport, rssiDashboardQuery, useLiveRssiDashboard } from '../api'
+import { ApplicationComplianceList } from './ApplicationComplianceList'
 import { RssiTrends } from './charts/RssiTrends'
 import {
   activeFilterCount,
@@ -214,21 +215,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                   <CardDescription>À ce jour, part des droits validés : {VALIDATION_RATE_BASIS} de l’application.</CardDescription>
                 </CardHeader>
                 <CardContent className="space-y-3">
-                  {data.compliance_by_application.length === 0 ? (
-                    <p className="text-sm text-gray-500">Aucun droit ne correspond aux filtres.</p>
-                  ) : (
-                    data.compliance_by_application.map((app) => (
-                      <div key={app.application_id}>
-                        <div className="flex justify-between text-sm">
-                          <span className="font-medium text-gray-800">{app.application_name}</span>
-                          <span className="text-gray-500">
-                            {app.validated_rights}/{app.total_rights}
-                          </span>
-                        </div>
-                        <ProgressBar value={app.rate ?? 0} label={`Conformité ${app.application_name}`} />
-                      </div>
-                    ))
-                  )}
+                  <ApplicationComplianceList key={JSON.stringify(filters)} applications={data.compliance_by_application} />
                 </CardContent>
               </Card>
 
