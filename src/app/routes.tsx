@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react'
+import { lazy, Suspense, type ComponentType } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom'
 import { FullPageSpinner } from '@/components/ui/Spinner'
 import { NotFoundPage } from '@/pages/NotFound'
@@ -41,7 +41,9 @@ for (const { key } of APP_PAGES) APP_PAGE_COMPONENTS[key] = lazyPage(APP_PAGE_LO
 
 /**
  * Starts loading the page at `pathname` at once, beside the authenticated layout, instead of once the layout has
- * arrived (a module loads once, so the lazy page later finds it ready).
+ * arrived (a module loads once, so the lazy page later finds it ready). Called while rendering, not from an effect:
+ * the effect ran only once the layout's Suspense fallback had committed, which React throttles (the dashboard's chunk
+ * was asked for about 120 ms after the layout's, at sign-in). Asking twice is harmless: the import is the same.
  */
 function preloadAppPage(pathname: string) {
   const page = APP_PAGES.find(({ path }) => pathname === `/app/${path}` || pathname.startsWith(`/app/${path}/`))
@@ -50,7 +52,7 @@ function preloadAppPage(pathname: string) {
 
 export function AppRoutes() {
   const { pathname } = useLocation()
-  useEffect(() => preloadAppPage(pathname), [pathname])
+  preloadAppPage(pathname)
   return (
     <RouteErrorBoundary resetKey={pathname}>
       <Suspense fallback={<FullPageSpinner />}>
