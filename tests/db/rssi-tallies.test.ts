@@ -2,9 +2,10 @@
 // (20261121000900_reporting.sql, « RSSI dashboard: tallies »). After every step of a random workload (decisions along
 // the whole workflow, imports, relabelling, last uses, deletions, campaign starts and completions, leavers, deleted
 // profiles, decisions moved in time) the tallies equal a full count of the rows, and the dashboard's figures, under
-// filters and windows in several time zones, equal the same figures counted straight from the rows. On PostgreSQL,
-// reviewers deciding at once on several connections, while rights are imported, leave the tallies exact and every
-// decision taken.
+// filters and windows in several time zones, equal the same figures counted straight from the rows, and so do the
+// trends' charts (rssi_trends: each campaign's items, the decisions per day there, the running items per stage). On
+// PostgreSQL, reviewers deciding at once on several connections, while rights are imported, leave the tallies exact
+// and every decision taken.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPglite, prepareDatabase, type Database } from '../../supabase/local/database'
 import { loadLargeDataset } from '../../supabase/local/dataset'
@@ -173,6 +174,74 @@ async function figures(db: Database, filters: View['filters']): Promise<Figures>
   })
 }
 
+interface Trends {
+  campaigns: { id: string; point_date: string; total_items: number; validated_items: number; at_risk_items: number }[]
+  days: { day: string; approved: number; refused: number }[]
+  stages: { stage: string; decided: number; waiting: number }[]
+}
+
+/** What the trends' charts draw under the same filters (rssi_trends), in the shape of countedTrends(). */
+async function trends(db: Database, filters: View['filters']) {
+  const t = (
+    await actAs(db, 'rssi', (tx) =>
+      one<{ t: Trends }>(
+        tx,
+        `select public.rssi_trends(null, $1::uuid, $2::public.account_type, $3::date, $4::date, $5) as t`,
+        filters,
+      ),
+    )
+  ).t
+  return {
+    points: t.campaigns.map((c) => [c.id, c.point_date, c.total_items, c.validated_items, c.at_risk_items]),
+    // The chart's empty days are the days the count below does not list.
+    days: t.days.filter((d) => d.approved + d.refused > 0).map((d) => [d.day, d.approved, d.refused]),
+    stages: t.stages.map((s) => [s.stage, s.decided, s.waiting]),
+  }
+}
+
+/** The same, counted straight from the rows as the database owner, for the campaigns the trends drew. */
+async function countedTrends(db: Database, [application, type, from, to, zone]: View['filters'], points: unknown[][]) {
+  const { rows } = await db.query<{ v: { points: unknown[][]; days: unknown[][]; stages: unknown[][] } }>(
+    `with s as (
+       select ur.id from public.user_rights ur
+        where ($1::uuid is null or ur.application_id = $1) and ($2::public.account_type is null or ur.account_type = $2)
+     ),
+     f as (select ($1::uuid is not null or $2::text is not null) as filtered,
+                  $3::date::timestamp at time zone $5 as from_ts, ($4::date + 1)::timestamp at time zone $5 as to_ts),
+     items as (
+       select i.* from public.campaign_items i
+        where ($1::uuid is null or i.application_id = $1) and ($2::public.account_type is null or i.account_type = $2)
+     ),
+     running as (select i.* from items i join public.campaigns c on c.id = i.campaign_id where c.status = 'active'),
+     drawn as (select (p.value ->> 0)::uuid as id, (p.value ->> 1)::date as point_date, p.n
+                 from jsonb_array_elements($6::jsonb) with ordinality p(value, n))
+     select jsonb_build_object(
+       'points', (select coalesce(jsonb_agg(jsonb_build_array(d.id, d.point_date,
+                    (select count(*) from items i where i.campaign_id = d.id),
+                    (select count(*) from items i where i.campaign_id = d.id and i.status::text like 'validated%'),
+                    (select count(*) from items i where i.campaign_id = d.id
+                       and (i.last_used_at is null or i.last_used_at < d.point_date::timestamptz - interval '90 days')))
+                    order by d.n), '[]') from drawn d),
+       'days', (select coalesce(jsonb_agg(jsonb_build_array(x.day, x.approved, x.refused) order by x.day), '[]')
+                  from (select (d.decided_at at time zone $5)::date::text as day,
+                               count(*) filter (where d.decision = 'approved') as approved,
+                               count(*) filter (where d.decision = 'refused') as refused
+                          from public.right_decisions d, f
+                         where (f.from_ts is null or d.decided_at >= f.from_ts) and (f.to_ts is null or d.decided_at < f.to_ts)
+                           and (not f.filtered or exists (select 1 from s where s.id = d.right_id))
+                         group by 1) x),
+       'stages', (select jsonb_agg(jsonb_build_array(g.stage,
+                    (select count(distinct d.item_id) from public.right_decisions d join running i on i.id = d.item_id
+                      where d.stage = g.stage),
+                    (select count(*) from running i where i.status = any (private.waiting_states(g.stage))))
+                    order by g.n)
+                    from unnest(array['manager', 'bpo_metier', 'bpo_groupe', 'ra']::public.review_stage[]) with ordinality g(stage, n))
+     ) as v`,
+    [application, type, from, to, zone, JSON.stringify(points)],
+  )
+  return rows[0]!.v
+}
+
 describe('the RSSI dashboard tallies under a random workload', () => {
   let db: Database
   beforeAll(async () => {
@@ -325,12 +394,14 @@ describe('the RSSI dashboard tallies under a random workload', () => {
       ]
       for (const view of views) {
         expect(await figures(db, view), `after step ${step} (${kind}), ${JSON.stringify(view)}`).toEqual(await counted(db, view))
+        const drawn = await trends(db, view)
+        expect(drawn, `trends after step ${step} (${kind}), ${JSON.stringify(view)}`).toEqual(await countedTrends(db, view, drawn.points))
       }
     }
     // The workload reached, at some step, the cases the tallies treat apart: decisions whose right is gone, decisions
     // whose right was relabelled since, leavers, closed campaigns; and deltas were folded into the totals.
     expect(reached).toEqual({ orphaned: true, relabelled: true, leavers: true, completed: true, folded: true })
-  })
+  }, 300_000)
 
   it('are read by no API role, only through the functions that check the RSSI role', async () => {
     for (const table of ['rights_tally', 'rights_tally_delta', 'usage_tally', 'decisions_tally', 'decided_scopes', 'relabelled_rights']) {
@@ -339,8 +410,16 @@ describe('the RSSI dashboard tallies under a random workload', () => {
         expect(outcome, `${actor} reading ${table}`).toMatchObject({ ok: false, code: '42501' })
       }
     }
-    const outcome = await attempt(db, 'admin', (tx) => tx.query(`select * from private.tallied_rights(null, null)`))
-    expect(outcome).toMatchObject({ ok: false, code: '42501', message: 'Réservé au RSSI.' })
+    // And the owner's helpers of the dashboard and the trends answer only the RSSI.
+    for (const sql of [
+      `select * from private.tallied_rights(null, null)`,
+      `select * from private.tallied_days(null, null, null, 'Europe/Paris')`,
+      `select * from private.running_stage_decisions(null, null, null)`,
+      `select * from private.search_terms('%a%')`,
+    ]) {
+      expect(await attempt(db, 'admin', (tx) => tx.query(sql)), sql).toMatchObject({ ok: false, code: '42501', message: 'Réservé au RSSI.' })
+      expect((await attempt(db, 'rssi', (tx) => tx.query(sql))).ok, sql).toBe(true)
+    }
   })
 })
 
