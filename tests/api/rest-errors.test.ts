@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signJwt } from '../../supabase/local/keys'
 import { startRestBackend, type RestBackend } from './support/rest'
 
@@ -134,6 +134,19 @@ describe('tokens', () => {
     const response = await backend.rest('/users', { headers: { Authorization: `Bearer ${expired}` } })
     expect(response.headers.get('www-authenticate')).toContain('JWT expired')
     await expectError(response, 401, { code: 'PGRST303', message: 'JWT expired' })
+  })
+
+  it('refuses a token it accepted before once the token has expired', async () => {
+    // Verified tokens are kept (rest/session.ts): a kept one must still expire. Only Date is faked, the sockets keep time.
+    const token = await backend.token('user', 60)
+    expect((await backend.rest('/users?select=id&limit=1', { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + 120_000)
+      await expectError(await backend.rest('/users?select=id&limit=1', { headers: { Authorization: `Bearer ${token}` } }), 401, { code: 'PGRST303', message: 'JWT expired' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

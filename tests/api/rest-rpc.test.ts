@@ -151,3 +151,34 @@ describe('the request as functions see it', () => {
     expect(headers).not.toHaveProperty('x-real-ip')
   })
 })
+
+describe('a write sent with its settings in one message', () => {
+  // A POST call returning one value is sent as constants in one round trip (rest/session.ts, writeAsCaller).
+  it('passes an argument with quotes, backslashes and placeholders through unchanged', async () => {
+    const msg = "l'été \\ \\x41 \\' $1 E'' ; select 1; -- 😀"
+    const { data, error } = await anon.rpc('fx_echo', { msg })
+    expect(error).toBeNull()
+    expect(data).toBe(msg)
+  })
+
+  it('passes a header with quotes and backslashes to the function unchanged', async () => {
+    const note = "l'ete \\ fin E'x'"
+    const response = await backend.rest('/rpc/fx_request', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Note': note }, body: '{}' })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { headers: Record<string, string> }).headers['x-note']).toBe(note)
+  })
+
+  it('undoes what a call wrote before it failed, and what tx=rollback asked to undo', async () => {
+    const count = async (label: string) => (await service.from('fx_counters').select('id', { count: 'exact', head: true }).eq('label', label)).count
+    const failed = await service.rpc('fx_write_then_raise', { label: 'annulé' })
+    expect(failed.status).toBe(400)
+    expect(failed.error).toMatchObject({ code: 'P0001', message: 'Écrit puis refusé' })
+    expect(await count('annulé')).toBe(0)
+    const before = await count('via rpc')
+    const response = await backend.rest('/rpc/fx_write', { method: 'POST', headers: { 'Content-Type': 'application/json', Prefer: 'tx=rollback' }, body: '{}' })
+    expect(await response.json()).toBe(7)
+    expect(await count('via rpc')).toBe(before)
+    expect((await service.rpc('fx_write')).data).toBe(7)
+    expect(await count('via rpc')).toBe((before ?? 0) + 1)
+  })
+})

@@ -8,8 +8,9 @@ import type { CallInput, Condition, Planner, ReadPlan } from './planner'
 import { parseBody, parseRangeHeader } from './request'
 import { CONTENT_TYPES, contentRange, locationFor, pageResponse, preferenceApplied, singularityResponse, type RestResponse } from './response'
 import type { Table } from './schema'
-import { asCaller, Rollback, type Caller } from './session'
+import { asCaller, Rollback, writeAsCaller, type Caller } from './session'
 import {
+  LiteralParams,
   Params,
   callReadStatement,
   callScalarStatement,
@@ -201,14 +202,27 @@ export async function callFunction(request: RestRequest, name: string): Promise<
   }
 
   if (!plan.result) {
-    return run(request, readOnly, async (tx) => {
-      const p = new Params()
-      const row = await statementRow<{ body?: string | null }>(request, tx, callScalarStatement(plan, p), p.values)
+    const answer = (row: { body?: string | null }): RestResponse => {
       if (routine.returns.kind === 'void') return { status: 204, headers: applied, body: '' }
       checkAffected(1)
       // One value: the range of a one-row result, counted when asked.
       const headers = { ...applied, 'Content-Type': CONTENT_TYPES.json, 'Content-Range': contentRange(0, 0, prefs.count ? 1 : undefined) }
       return withoutBody({ status: 200, headers, body: row.body ?? 'null' })
+    }
+    // A write whose answer cannot undo it (no plan asked for, no tx=rollback, a single row that max-affected cannot
+    // refuse) is sent and committed in one round trip (session.ts, writeAsCaller): a decision is such a call.
+    if (isPost && !request.accept.plan && prefs.tx !== 'rollback' && !(prefs.handling === 'strict' && prefs.maxAffected !== undefined && prefs.maxAffected < 1)) {
+      const literal = new LiteralParams()
+      const sql = callScalarStatement(plan, literal)
+      const { timezone } = prefs
+      const rows = literal.complete
+        ? await writeAsCaller<{ body?: string | null }>(request.db, request.req, request.path, request.caller, { schema: request.schema, ...(timezone ? { timezone } : {}) }, sql)
+        : undefined
+      if (rows) return answer(onlyRow(rows))
+    }
+    return run(request, readOnly, async (tx) => {
+      const p = new Params()
+      return answer(await statementRow<{ body?: string | null }>(request, tx, callScalarStatement(plan, p), p.values))
     })
   }
 
@@ -270,7 +284,10 @@ async function statementRow<T>(request: RestRequest, tx: Sql, sql: string, param
 }
 
 async function queryOne<T>(tx: Sql, sql: string, params: unknown[]): Promise<T> {
-  const { rows } = await tx.query<T>(sql, params)
+  return onlyRow((await tx.query<T>(sql, params)).rows)
+}
+
+function onlyRow<T>(rows: T[]): T {
   const row = rows[0]
   // Every statement the builder makes answers exactly one row; none means the database failed silently.
   if (row === undefined) throw new Error('The database returned no row for an aggregate statement')

@@ -1,10 +1,11 @@
 import type { JsonStep, Operation } from './ast'
 import { hoistsAggregates, type CallPlan, type Condition, type EmbedPlan, type InsertPlan, type OutputItem, type PlannedOrder, type ReadPlan, type SelectAggregate, type UpdatePlan } from './planner'
-import { quoteIdent } from './identifiers'
+import { quoteIdent, quoteLiteral } from './identifiers'
 import type { Column, RowFunction, Table } from './schema'
 
 // From a plan to one parameterised statement. Identifiers are quoted and come only from the plan (schema-cache
-// names, planner-made aliases and the output keys the client asked for); every value is a bound parameter. The only
+// names, planner-made aliases and the output keys the client asked for); every value is a bound parameter, or a
+// quoted constant for a call sent in one round trip (LiteralParams). The only
 // SQL text taken from elsewhere is a column's default, as the catalog deparses it (missing=default).
 // Postgres produces the JSON itself (json_agg, row_to_json, to_json), so values serialise as PostgREST's do.
 
@@ -17,6 +18,21 @@ export class Params {
   add(value: unknown): string {
     this.values.push(value)
     return `$${this.values.length}`
+  }
+}
+
+/**
+ * Values written into the statement as constants, for a statement sent without parameters (writeAsCaller in
+ * session.ts). A string constant has no type until its context gives it one, as a parameter sent without a type, so
+ * the statement means the same. Only text and bytes are taken (what a function call's arguments are); `complete` says
+ * whether every value was.
+ */
+export class LiteralParams extends Params {
+  complete = true
+  override add(value: unknown): string {
+    const literal = typeof value === 'string' ? quoteLiteral(value) : Buffer.isBuffer(value) ? `E'\\\\x${value.toString('hex')}'` : undefined
+    if (literal === undefined) this.complete = false
+    return literal ?? 'null'
   }
 }
 

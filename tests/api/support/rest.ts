@@ -96,6 +96,8 @@ begin raise exception 'Refusé par la règle' using detail = 'détail', hint = '
 create function public.fx_custom_status() returns void language plpgsql as $$
 begin raise sqlstate 'PGRST' using message = '{"code":"X402","message":"Paiement requis","details":null,"hint":"Payez"}', detail = '{"status":402,"headers":{"X-Reason":"quota"}}'; end $$;
 create function public.fx_write() returns int language sql as $$ insert into public.fx_counters (label) values ('via rpc') returning n $$;
+create function public.fx_write_then_raise(label text) returns int language plpgsql as $$
+begin insert into public.fx_counters (label) values (label); raise exception 'Écrit puis refusé'; end $$;
 create function public.fx_request() returns jsonb language sql stable as $$
   select jsonb_build_object('role', current_user, 'claims', current_setting('request.jwt.claims', true)::jsonb,
     'method', current_setting('request.method', true), 'path', current_setting('request.path', true),
