@@ -596,6 +596,67 @@ describe('a queue of more than 1000 rights', () => {
   })
 })
 
+// ─── Paging when candidates are turned down ─────────────────────────────────────────────────────────────────────────
+
+describe('a queue whose candidates are turned down in long runs', () => {
+  // review_queue judges the candidates (rights of the team in a waiting state) a slice at a time in right id order. Here
+  // the ids are chosen so that long runs of candidates the verdict turns down (in no campaign, in a draft) sit between
+  // the rights of the queue, longer than any slice, and pages of every size must still give the verdict's rights: each
+  // once, in order, nothing after a run left out.
+  let lead: Person
+  let expected: string[]
+
+  beforeAll(async () => {
+    lead = { ...(await createUser(db, { role: 'manager', managerId: isabelle })), role: 'manager' }
+    const member = await createUser(db, { role: 'user', managerId: lead.id })
+    const app = await createApplication(db)
+    const draft = await createDraftCampaign(db)
+    // Right g's id ends in g (hexadecimal), so id order is g's order: 1–30 and 261–300 wait in the running campaign
+    // (validated by the holder from 281 on), 31–260 are pending outside it (no campaign, then a draft), 301–340
+    // alternate between the two.
+    await db.query(
+      `insert into public.user_rights (id, user_id, application_id, role_name, status, campaign_id)
+       select ('7e570000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, $1, $2, 'Rôle en file ' || g,
+              (case when g between 281 and 300 then 'validated_user' else 'pending' end)::public.right_status,
+              case
+                when g <= 30 or g between 261 and 300 or (g > 300 and g % 2 = 0) then $3::uuid
+                when g <= 150 then null
+                else $4::uuid
+              end
+         from generate_series(1, 340) g`,
+      [member.id, app, campaignIds.active, draft],
+    )
+    expected = await actAs(db, lead, async (tx) =>
+      (await tx.query<{ right_id: string }>(`select right_id::text from private.review_verdicts where refusal is null order by right_id`)).rows.map(
+        (row) => row.right_id,
+      ),
+    )
+    expect(expected).toHaveLength(30 + 40 + 20)
+  })
+
+  it.each([1, 7, 29, 100, 1000])('pages of %i give the verdict’s rights in order, each once, every page full but the last', async (size) => {
+    const { rows, pages } = await fullQueue(lead, {}, size)
+    expect(rows.map((row) => row.right_id)).toEqual(expected)
+    expect(pages.slice(0, -1).every((length) => length === size)).toBe(true)
+    expect(pages.at(-1)).toBe(expected.length % size)
+  })
+
+  it('gives small pages the same rows, column for column, as one page that judges every candidate at once', async () => {
+    const whole = (await fullQueue(lead, {}, 1000)).rows
+    const paged = (await fullQueue(lead, {}, 7)).rows
+    const withoutClock = (row: QueueRow) => ({ ...row, now_ms: 0 })
+    expect(paged.map(withoutClock)).toEqual(whole.map(withoutClock))
+  })
+
+  it('pages a filtered queue past the runs too: the rights validated by the holder only', async () => {
+    const { rows } = await fullQueue(lead, { status: 'validated_user' }, 3)
+    const serial = (id: string) => parseInt(id.slice(-12), 16)
+    expect(rows.map((row) => row.right_id)).toEqual(expected.filter((id) => serial(id) >= 281 && serial(id) <= 300))
+    expect(await queueCount(lead, { status: 'validated_user' })).toBe(20)
+    expect(await queueCount(lead)).toBe(expected.length)
+  })
+})
+
 // ─── The manager's team ─────────────────────────────────────────────────────────────────────────────────────────────
 
 interface TeamRow {

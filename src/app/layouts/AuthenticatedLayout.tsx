@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom'
 import { useAuth, useCurrentUser } from '@/auth/auth-context'
 import { useInactivitySignOut } from '@/auth/useInactivitySignOut'
 import { Spinner } from '@/components/ui/Spinner'
+import { usePrefetchReviewQueue } from '@/features/reviews/api'
 import { useLiveRights } from '@/features/rights/api'
 import { AccessDeniedPage } from '@/pages/AccessDenied'
 import { APP_PAGES, appPath, canOpen } from '../app-pages'
@@ -43,6 +44,7 @@ function SignedInShell() {
 
   const page = pageAt(pathname)
   const allowed = !page || canOpen(user.role, page)
+  usePrefetchReviewQueue(allowed && page?.key === 'reviews')
   const onLogout = () => void logout()
 
   return (

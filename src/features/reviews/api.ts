@@ -83,6 +83,17 @@ export function useReviewQueue() {
 }
 export const useReviewQueueCount = () => useQuery(reviewQueueCountQuery())
 
+/**
+ * Asks for the queue's first page as soon as Mes revues is being opened, while the page's code is still loading: the
+ * layout, which already holds this module, calls it with whether the page being opened is Mes revues. In render, as
+ * usePrefetchInfiniteQuery does, since an effect would wait for the page's code (the navigation commits with it); once
+ * the queue has any state in the cache, the page itself decides whether to fetch again.
+ */
+export function usePrefetchReviewQueue(opening: boolean) {
+  const queryClient = useQueryClient()
+  if (opening && !queryClient.getQueryState(reviewKeys.queue())) void queryClient.prefetchInfiniteQuery(reviewQueueQuery())
+}
+
 /** The conflicts of the rights on screen, by right; empty until they arrive, and for a right without any. */
 export function useReviewConflicts(rightIds: readonly string[]): ReadonlyMap<string, RightConflict[]> {
   const query = useQuery({
@@ -176,7 +187,15 @@ export function useLoadedReviewQueue(): QueueItem[] {
 }
 export const useDelegatedQueue = () => useQuery({ queryKey: delegationKeys.delegatedQueue(), queryFn: fetchDelegatedQueue })
 export const useMyDelegations = () => useQuery({ queryKey: delegationKeys.delegations(), queryFn: fetchMyDelegations })
-export const useMySignoffs = () => useQuery({ queryKey: delegationKeys.signoffs(), queryFn: fetchMySignoffs })
+/**
+ * The caller's sign-offs, asked once the queue's first page is in (or has failed): my_signoffs counts the caller's items
+ * in every running campaign, seconds of a database core at ten times the large dataset, which Mes revues's first rows
+ * must not share.
+ */
+export function useMySignoffs() {
+  const queueAnswered = !useInfiniteQuery(reviewQueueQuery()).isPending
+  return useQuery({ queryKey: delegationKeys.signoffs(), queryFn: fetchMySignoffs, enabled: queueAnswered })
+}
 export const useDelegateCandidates = (search: string) =>
   useQuery({ queryKey: delegationKeys.candidates(search), queryFn: () => searchDelegates(search) })
 
