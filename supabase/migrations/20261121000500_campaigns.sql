@@ -317,8 +317,10 @@ create trigger campaign_items_guard_delete
 -- No JIT: the transition tables' joins (the realtime capture, the freeze check) are estimated at hundreds of millions
 -- of rows, so the planner compiled each of them, which cost more than a second of the start and saved nothing.
 -- The start writes its items in right id order, so that the two indexes keyed on it (campaign_items_one_per_right,
--- campaign_items_pending_idx) fill page after page instead of at random; sorting the 200,000 rows in memory (work_mem)
--- costs less than that saves.
+-- campaign_items_pending_idx) fill page after page instead of at random. It sorts the rights it took before their
+-- holders and applications are joined, when a row is less than half as wide: two million of them spilled 579 MB to
+-- disk sorted after the joins. The joins keep that order, each probing a table of holders or applications held in
+-- memory.
 -- Defined before user_rights (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call,
 -- not when it is created.
 create function private.apply_campaign_transition() returns trigger
@@ -358,18 +360,23 @@ begin
                 ur.justification, ur.status
     )
     insert into public.campaign_items (
-      campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
+      id, campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
       application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at,
       last_used_at, justification, status
     )
-    select new.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
+    -- Ids that grow with time, as UUID version 7 lays them out (the time in milliseconds, then random bits), so that
+    -- the primary key fills its last pages: random ones landed all over an index larger than the cache, and the
+    -- start of two million items read and wrote back about a million of its pages.
+    select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                    placing substring(int8send((extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6),
+                  52, 1), 53, 1), 'hex')::uuid,
+           new.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
            a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id, r.role_name, r.account_type,
            r.granted_at, r.last_used_at, r.justification, r.status
-      from attached r
+      from (select * from attached order by id) r
       join public.users h on h.id = r.user_id
       join public.applications a on a.id = r.application_id
-      left join public.users m on m.id = h.manager_id
-     order by r.id;
+      left join public.users m on m.id = h.manager_id;
     get diagnostics affected = row_count;
     perform set_config('recertif.bulk_stamped', 'off', true);
     perform set_config('recertif.audit_suppressed', suppressed, true);

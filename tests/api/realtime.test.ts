@@ -236,6 +236,72 @@ describe('postgres_changes delivery', () => {
   })
 })
 
+describe('what is captured', () => {
+  class RolledBack extends Error {}
+
+  /** The tables, of a right's and an application's, whose change the capture queued in a transaction then rolled back. */
+  async function captured(rightId: string): Promise<string[]> {
+    let tables: string[] = []
+    await db
+      .transaction(async (tx) => {
+        await tx.query(`update public.user_rights set justification = 'captured?' where id = $1`, [rightId])
+        await tx.query(`update public.applications set description = 'captured?' where name = 'GitLab'`)
+        const { rows } = await tx.query<{ table_name: string }>(
+          `select distinct table_name from realtime_local.changes
+            where txid = pg_current_xact_id()::text::bigint and table_name in ('user_rights', 'applications') order by 1`,
+        )
+        tables = rows.map((row) => row.table_name)
+        throw new RolledBack()
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error
+      })
+    return tables
+  }
+
+  /** A channel left, or a socket closed, is forgotten once the server has handled it, shortly after. */
+  async function capturedOnce(rightId: string, expected: string[]): Promise<void> {
+    const deadline = Date.now() + 5000
+    let tables = await captured(rightId)
+    while (JSON.stringify(tables) !== JSON.stringify(expected) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      tables = await captured(rightId)
+    }
+    expect(tables).toEqual(expected)
+  }
+
+  it('captures a table’s changes only while a channel listens to them', async () => {
+    const right = await rightOf(THOMAS)
+    // The previous tests' channels are gone.
+    await capturedOnce(right, [])
+
+    const admin = await signedIn('admin@example.com')
+    await listen(admin, [{ event: 'UPDATE', schema: 'public', table: 'applications' }])
+    expect(await captured(right)).toEqual(['applications'])
+    // Another operation on the rights does not capture their updates.
+    await listen(admin, [userRights('INSERT')])
+    expect(await captured(right)).toEqual(['applications'])
+    // A binding on a whole schema captures each of its published tables.
+    const rssi = await signedIn('rssi@example.com')
+    const everything = await listen(rssi, [{ event: '*', schema: 'public' }])
+    expect(await captured(right)).toEqual(['applications', 'user_rights'])
+
+    await rssi.removeChannel(everything.channel)
+    await capturedOnce(right, ['applications'])
+    admin.realtime.disconnect()
+    await capturedOnce(right, [])
+  })
+
+  it('delivers the changes of a statement made once the join was answered', async () => {
+    const right = await rightOf(JULIE)
+    await capturedOnce(right, [])
+    const admin = await listen(await signedIn('admin@example.com'), [userRights('UPDATE')])
+    await touch(right, 'right after the join')
+    await waitFor(() => admin.changes.length === 1, 'the change made right after the join')
+    expect(admin.changes[0]?.new).toMatchObject({ id: right, justification: 'right after the join' })
+  })
+})
+
 describe('filters', () => {
   it('delivers only the rows a filter matches', async () => {
     const admin = await signedIn('admin@example.com')

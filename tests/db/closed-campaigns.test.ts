@@ -150,6 +150,21 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
     expect(await contents(c.campaign)).toEqual(before)
   })
 
+  it('refuses a statement that changes one of its rights beside rights of a running campaign', async () => {
+    const application = await createApplication(db)
+    const running = await createDraftCampaign(db, { applicationId: application })
+    const live = await createRight(db, { applicationId: application, campaignId: running })
+    await setStatus(running, 'active')
+    const before = await contents(c.campaign)
+    expectRefused(
+      await asOwner(`update public.user_rights set justification = 'Revue en lot' where id = any($1::uuid[])`, [[live, c.spare]]),
+      '23514',
+      frozenRights,
+    )
+    expect(await contents(c.campaign)).toEqual(before)
+    expect(await asOwner(`update public.user_rights set justification = 'Revue en lot' where id = $1`, [live])).toMatchObject({ ok: true })
+  })
+
   // The freeze compares the columns it guards one by one: a column added to either table later must be added there
   // too, or this test, which changes every column but those the workflow writes, lets the change through.
   it('no column of its rights or items but those the workflow writes can change, even as the owner', async () => {

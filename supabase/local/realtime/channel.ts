@@ -78,12 +78,19 @@ export class Channel {
 export class Hub {
   private readonly channels = new Set<Channel>()
 
-  add(channel: Channel): void {
+  /** `changed` is told of every channel added or removed (the capture follows what is listened to). */
+  constructor(private readonly changed: () => Promise<void> = () => Promise.resolve()) {}
+
+  /** Resolves once what the channel listens to is being captured. */
+  add(channel: Channel): Promise<void> {
     this.channels.add(channel)
+    return this.changed()
   }
 
   remove(channel: Channel): void {
     this.channels.delete(channel)
+    // A failure is logged where it happens; the channel is gone either way.
+    this.changed().catch(() => undefined)
   }
 
   listening(): Channel[] {

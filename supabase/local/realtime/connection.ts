@@ -149,7 +149,7 @@ export class Connection implements ChannelSink {
     const channel = new Channel(this, topic, frame.joinRef, token, check.claims, broadcast.self === true, broadcast.ack === true)
     if (prepared.ok) channel.bindings = prepared.bindings
     this.channels.set(topic, channel)
-    this.context.hub.add(channel)
+    await this.context.hub.add(channel)
     channel.watchExpiry(() => this.shutdown(channel, 'Token has expired 0 seconds ago'))
 
     const echoed = prepared.ok

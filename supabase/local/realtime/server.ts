@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { ApiContext } from '../context'
 import { header } from '../http'
-import { CHANGES_CHANNEL, installCapture } from './capture'
+import { CHANGES_CHANNEL, CaptureScope, installCapture } from './capture'
 import { Catalog } from './catalog'
 import { Hub } from './channel'
 import { Connection } from './connection'
@@ -30,8 +30,9 @@ function refuse(socket: Duplex, status: number, body: Record<string, unknown>): 
  */
 export async function startRealtime(context: ApiContext, server: http.Server): Promise<{ close(): Promise<void> }> {
   const { db, config } = context
-  await installCapture(db)
-  const hub = new Hub()
+  const published = await installCapture(db)
+  const scope = new CaptureScope(db, published, () => hub.listening())
+  const hub: Hub = new Hub(() => scope.refresh())
   const catalog = new Catalog(db)
   const dispatcher = new Dispatcher(db, catalog, hub)
   const unlisten = await db.listen(CHANGES_CHANNEL, (txid) => dispatcher.notify(txid))
@@ -66,6 +67,7 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
       await new Promise<void>((resolve) => wss.close(() => resolve()))
       await unlisten()
       await dispatcher.drained()
+      await scope.drained()
     },
   }
 }
