@@ -823,7 +823,7 @@ begin
   -- When every right the statement changed is now in a running campaign, none can offend: a right leaves a closed
   -- campaign only for the one being started, and a closed campaign's right that stayed in it is not in a running one.
   -- Then the old and new rows need no pairing: a start's two million rights and a decision pass with one scan.
-  select coalesce(array_agg(c.id), '{}') into running from public.campaigns c where c.status = 'active';
+  running := private.running_campaign_ids();
   if not exists (select 1 from changed_to n where not coalesce(n.campaign_id = any(running), false)) then
     return null;
   end if;
