@@ -999,6 +999,22 @@ begin
 end;
 $$;
 
+-- The whole UTC hours [lo, hi) of the window [p_from_ts, p_to_ts), which the decisions tally answers for: lo is the
+-- first hour that starts within the window, hi the start of the hour the window ends in; an empty range at p_to_ts
+-- when the window lies within one hour. Null ends stay null (an open window).
+create function private.whole_hours(p_from_ts timestamptz, p_to_ts timestamptz, out lo timestamptz, out hi timestamptz)
+language sql stable
+set search_path = ''
+as $$
+  select case when w.lo > w.hi then p_to_ts else w.lo end, case when w.lo > w.hi then p_to_ts else w.hi end
+    from (
+      select case when pg_catalog.date_trunc('hour', p_from_ts, 'UTC') < p_from_ts
+                  then pg_catalog.date_trunc('hour', p_from_ts, 'UTC') + interval '1 hour'
+                  else pg_catalog.date_trunc('hour', p_from_ts, 'UTC') end as lo,
+             pg_catalog.date_trunc('hour', p_to_ts, 'UTC') as hi
+    ) w
+$$;
+
 -- The decisions taken in [p_from_ts, p_to_ts) (either end open when null) on a right of the account type asked for
 -- (null = every decision, its right deleted or not), per outcome. The window's whole UTC hours come from the tally,
 -- corrected for the relabelled rights' decisions; the parts of an hour at either end (a time zone not a whole number
@@ -1016,19 +1032,13 @@ set search_path = ''
 set plan_cache_mode = force_custom_plan
 as $$
 declare
-  v_lo timestamptz := date_trunc('hour', p_from_ts, 'UTC');
-  v_hi timestamptz := date_trunc('hour', p_to_ts, 'UTC');
+  v_lo timestamptz;
+  v_hi timestamptz;
   v_part record;
   v_fix record;
 begin
   perform private.require_rssi();
-  if v_lo < p_from_ts then
-    v_lo := v_lo + interval '1 hour';
-  end if;
-  if v_lo > v_hi then
-    v_lo := p_to_ts;
-    v_hi := p_to_ts;
-  end if;
+  select w.lo, w.hi into v_lo, v_hi from private.whole_hours(p_from_ts, p_to_ts) w;
   -- The whole hours [v_lo, v_hi).
   select coalesce(sum(t.decisions), 0)::bigint as decisions,
          coalesce(sum(t.decisions) filter (where t.decision = 'approved'), 0)::bigint as approved,
@@ -1091,17 +1101,11 @@ set jit = off
 as $$
 #variable_conflict use_column
 declare
-  v_lo timestamptz := date_trunc('hour', p_from_ts, 'UTC');
-  v_hi timestamptz := date_trunc('hour', p_to_ts, 'UTC');
+  v_lo timestamptz;
+  v_hi timestamptz;
 begin
   perform private.require_rssi();
-  if v_lo < p_from_ts then
-    v_lo := v_lo + interval '1 hour';
-  end if;
-  if v_lo > v_hi then
-    v_lo := p_to_ts;
-    v_hi := p_to_ts;
-  end if;
+  select w.lo, w.hi into v_lo, v_hi from private.whole_hours(p_from_ts, p_to_ts) w;
   return query
   with
   -- The tallied hours of [v_lo, v_hi), each marked whether it lies within one day in p_time_zone.
@@ -1201,6 +1205,7 @@ revoke execute on function
   private.tallied_at_risk(uuid, public.account_type, timestamptz),
   private.tallied_activity(public.account_type, timestamptz, timestamptz),
   private.tallied_days(public.account_type, timestamptz, timestamptz, text),
+  private.whole_hours(timestamptz, timestamptz),
   private.maybe_decided_campaigns(uuid, public.account_type)
   from public, anon, authenticated, service_role;
 -- Called by rssi_dashboard and rssi_trends, which run as the caller.

@@ -403,6 +403,44 @@ describe('the RSSI dashboard tallies under a random workload', () => {
     expect(reached).toEqual({ orphaned: true, relabelled: true, leavers: true, completed: true, folded: true })
   }, 300_000)
 
+  it("count a decision near an hour's edge in exactly the windows that hold it", async () => {
+    // An hour of 2020 that no other decision shares: the tally holds the whole hour, the window's parts are counted.
+    const decision = await one<{ id: string }>(
+      db,
+      `select d.id from public.right_decisions d join public.campaigns c on c.id = d.campaign_id
+        where c.status = 'active' order by d.id limit 1`,
+    )
+    await db.query(`update public.right_decisions set decided_at = '2020-01-01T10:20:00Z' where id = $1`, [decision.id])
+    const activity = (from: string, to: string) =>
+      actAs(db, 'rssi', async (tx) => {
+        const { rows } = await tx.query<{ decisions: string }>(`select decisions from private.tallied_activity(null, $1, $2)`, [from, to])
+        return Number(rows[0]!.decisions)
+      })
+    const days = (from: string, to: string, zone: string) =>
+      actAs(db, 'rssi', async (tx) => {
+        const { rows } = await tx.query<{ day: string; approved: string; refused: string }>(
+          `select day::text, approved, refused from private.tallied_days(null, $1, $2, $3)`,
+          [from, to, zone],
+        )
+        return rows.map((row) => [row.day, Number(row.approved) + Number(row.refused)])
+      })
+    const windows: Array<[from: string, to: string, counted: number]> = [
+      ['2020-01-01T09:00:00Z', '2020-01-01T12:00:00Z', 1], // whole hours
+      ['2020-01-01T10:10:00Z', '2020-01-01T12:00:00Z', 1], // starts within the decision's hour, before it
+      ['2020-01-01T10:40:00Z', '2020-01-01T12:00:00Z', 0], // starts within that hour, after it
+      ['2020-01-01T10:10:00Z', '2020-01-01T10:50:00Z', 1], // within one hour
+      ['2020-01-01T10:25:00Z', '2020-01-01T10:50:00Z', 0],
+      ['2020-01-01T09:00:00Z', '2020-01-01T10:20:00Z', 0], // the end is not in the window
+      ['2020-01-01T09:00:00Z', '2020-01-01T10:21:00Z', 1],
+    ]
+    for (const [from, to, counted] of windows) {
+      expect(await activity(from, to), `${from} – ${to}`).toBe(counted)
+      // 10:20 UTC is 15:50 in Kolkata and 00:05 the next day in Chatham (+13:45).
+      expect(await days(from, to, 'Asia/Kolkata'), `${from} – ${to}, Kolkata`).toEqual(counted ? [['2020-01-01', 1]] : [])
+      expect(await days(from, to, 'Pacific/Chatham'), `${from} – ${to}, Chatham`).toEqual(counted ? [['2020-01-02', 1]] : [])
+    }
+  })
+
   it('are read by no API role, only through the functions that check the RSSI role', async () => {
     for (const table of ['rights_tally', 'rights_tally_delta', 'usage_tally', 'decisions_tally', 'decided_scopes', 'relabelled_rights']) {
       for (const actor of ['rssi', 'admin', 'anon', 'service_role'] as const) {
