@@ -54,26 +54,34 @@ create trigger users_audit
 -- recursing into its own policy; stable so that a policy wrapped in (select …) evaluates them once.
 -- A deactivated person has no role: an access token issued before the deactivation, still valid for up to an hour,
 -- no longer carries their powers (administration, review stages).
+-- PL/pgSQL rather than SQL: every policy and every decision asks them (a decision six times), and a SQL function with
+-- its own search_path is parsed and planned anew at every call, a PL/pgSQL one once per session.
 create function private.current_role() returns public.user_role
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select u.role from public.users u where u.id = auth.uid() and u.active
+begin
+  return (select u.role from public.users u where u.id = auth.uid() and u.active);
+end;
 $$;
 
 -- True for admin and for rssi: both administer the campaigns, people, applications and controls (SPEC §1).
 create function private.is_admin_or_rssi() returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select coalesce(private.current_role() in ('admin', 'rssi'), false)
+begin
+  return coalesce(private.current_role() in ('admin', 'rssi'), false);
+end;
 $$;
 
 create function private.is_rssi() returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select coalesce(private.current_role() = 'rssi', false)
+begin
+  return coalesce(private.current_role() = 'rssi', false);
+end;
 $$;
 
 -- The people whose manager is the caller.

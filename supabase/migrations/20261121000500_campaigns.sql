@@ -313,10 +313,14 @@ create trigger campaign_items_guard_insert
   referencing new table as added
   for each statement execute function private.guard_campaign_items();
 
+-- Not for a decision's own statements (recertif.decision_writes, private.keep_decision_books): validate_user_right
+-- refuses a closed campaign itself, under the right's lock.
 create trigger campaign_items_guard_update
   after update on public.campaign_items
   referencing old table as changed_from new table as changed_to
-  for each statement execute function private.guard_campaign_items();
+  for each statement
+  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  execute function private.guard_campaign_items();
 
 create trigger campaign_items_guard_delete
   before delete on public.campaign_items

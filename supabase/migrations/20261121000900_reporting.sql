@@ -793,10 +793,14 @@ create trigger user_rights_tally_insert
   after insert on public.user_rights
   referencing new table as tallied_new
   for each statement execute function private.tally_rights();
+-- This one and the decisions' insert below: not for a decision's own statements, whose function counts its one right
+-- and decision itself (recertif.decision_writes, private.keep_decision_books).
 create trigger user_rights_tally_update
   after update on public.user_rights
   referencing old table as tallied_old new table as tallied_new
-  for each statement execute function private.tally_rights();
+  for each statement
+  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  execute function private.tally_rights();
 create trigger user_rights_tally_delete
   after delete on public.user_rights
   referencing old table as tallied_old
@@ -903,7 +907,9 @@ alter table public.user_rights enable always trigger user_rights_tally_relabel;
 create trigger right_decisions_tally_insert
   after insert on public.right_decisions
   referencing new table as decided_new
-  for each statement execute function private.tally_decisions();
+  for each statement
+  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  execute function private.tally_decisions();
 create trigger right_decisions_tally_update
   after update on public.right_decisions
   referencing old table as decided_old new table as decided_new

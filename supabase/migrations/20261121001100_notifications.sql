@@ -126,19 +126,29 @@ as $$
 $$;
 
 -- Adds two {stage: count} objects key by key: a day's digest not yet sent grows with the day's later moves.
+-- This and the next are PL/pgSQL rather than SQL: a decision calls them, and a SQL function with its own search_path
+-- is parsed and planned anew at every call, a PL/pgSQL one once per session.
 create function private.add_counts(p_a jsonb, p_b jsonb) returns jsonb
-language sql immutable
+language plpgsql immutable
 set search_path = ''
 as $$
-  select coalesce(jsonb_object_agg(k, coalesce((p_a ->> k)::bigint, 0) + coalesce((p_b ->> k)::bigint, 0)), '{}'::jsonb)
-    from (select jsonb_object_keys(coalesce(p_a, '{}')) union select jsonb_object_keys(coalesce(p_b, '{}'))) as keys (k)
+begin
+  return (
+    select coalesce(jsonb_object_agg(k, coalesce((p_a ->> k)::bigint, 0) + coalesce((p_b ->> k)::bigint, 0)), '{}'::jsonb)
+      from (select jsonb_object_keys(coalesce(p_a, '{}')) union select jsonb_object_keys(coalesce(p_b, '{}'))) as keys (k)
+  );
+end;
 $$;
 
 -- An event replayed at a past date (the demo seed's story, private.clock()) tells nobody: its messages would be stale.
 create function private.notifications_live() returns boolean
-language sql stable
+language plpgsql stable
 set search_path = ''
-as $$ select private.clock() = pg_catalog.now() $$;
+as $$
+begin
+  return private.clock() = pg_catalog.now();
+end;
+$$;
 
 -- ─── Campaign started ───────────────────────────────────────────────────────────────────────────────────────────
 -- The start writes one row here, in its own transaction, so that no start goes untold; the next pass
@@ -175,21 +185,78 @@ create trigger campaigns_notify_started
   execute function private.notify_campaign_started();
 
 -- ─── Items reaching a stage, and a campaign fully decided ────────────────────────────────────────────────────────
--- Once per statement over its transition tables (a decision moves one item; Terminer moves a whole campaign's):
--- the next reviewer of each item that changed status gets the day's digest, one per reviewer, campaign and day (Paris
--- time), and a campaign with nothing left to review tells its creator, once. PostgreSQL allows no column list on a
--- trigger with transition tables, so the rows whose status did not change are filtered here.
--- No JIT: the fully-decided check is estimated over the campaign's whole items (hundreds of thousands of rows at ten
--- times the large dataset), so the planner compiled it on every decision: about 23 ms of a 41 ms decision, for a
--- query that reads a handful of rows.
+-- The next reviewer of each item that changed status gets the day's digest, one per reviewer, campaign and day (Paris
+-- time), and a campaign with nothing left to review tells its creator, once. A decision does both for its one item
+-- (private.keep_decision_books, 20261121000600_rights_and_decisions.sql); every other statement that moves items
+-- (Terminer moves a whole campaign's) does it through the trigger below. Neither tells anybody of an event replayed at
+-- a past date.
+
+-- p_moved: [{ campaign_id, reviewer_id, stage, n }], the items that reached a reviewer's stage, counted.
+create function private.queue_stage_digests(p_moved jsonb) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_day date := (private.clock() at time zone 'Europe/Paris')::date;
+begin
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select u.id, u.email, 'stage_digest', c.id,
+         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
+                            'day', v_day, 'count', sum(s.n), 'counts', jsonb_object_agg(s.stage, s.n)),
+         'stage_digest:' || c.id || ':' || u.id || ':' || v_day
+    from jsonb_to_recordset(p_moved) as s (campaign_id uuid, reviewer_id uuid, stage text, n bigint)
+    join public.campaigns c on c.id = s.campaign_id and c.notifications_enabled and c.status in ('active', 'completed')
+    join public.users u on u.id = s.reviewer_id and u.active
+   group by c.id, u.id
+  on conflict (dedupe_key) do update
+     set payload = public.notifications.payload || jsonb_build_object(
+           'count', (public.notifications.payload ->> 'count')::bigint + (excluded.payload ->> 'count')::bigint,
+           'counts', private.add_counts(public.notifications.payload -> 'counts', excluded.payload -> 'counts'))
+   where public.notifications.status = 'queued';
+end;
+$$;
+
+-- Fully decided: nothing waits for a reviewer (what Terminer would send to the RA is empty).
+-- No JIT: the check is estimated over the campaign's whole items (hundreds of thousands of rows at ten times the large
+-- dataset), so the planner compiled it on every decision: about 23 ms of a 41 ms decision, for a query that reads a
+-- handful of rows.
+create function private.notify_campaigns_decided(p_campaign_ids uuid[]) returns void
+language plpgsql security definer
+set search_path = ''
+set jit = off
+as $$
+begin
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select u.id, u.email, 'campaign_decided', c.id,
+         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
+                            'count', (select count(*) from public.campaign_items i where i.campaign_id = c.id)),
+         'campaign_decided:' || c.id
+    from public.campaigns c
+    join public.users u on u.id = c.created_by and u.active
+   where c.id = any (p_campaign_ids) and c.status = 'active' and c.notifications_enabled
+     and not exists (
+       select 1 from public.campaign_items i
+        where i.campaign_id = c.id
+          and (i.status in ('pending', 'validated_user', 'validated_manager')
+               or (i.status = 'validated_bpo_metier' and i.bpo_groupe_id is not null))
+     )
+  on conflict (dedupe_key) do nothing;
+end;
+$$;
+
+revoke execute on function private.queue_stage_digests(jsonb), private.notify_campaigns_decided(uuid[]) from public;
+
+-- Once per statement over its transition tables. PostgreSQL allows no column list on a trigger with transition tables,
+-- so the rows whose status did not change are filtered here. No JIT either: a completion's pairing of old and new rows
+-- is estimated at millions of rows.
 create function private.notify_items_moved() returns trigger
 language plpgsql security definer
 set search_path = ''
 set jit = off
 as $$
 declare
-  v_day date := (private.clock() at time zone 'Europe/Paris')::date;
   v_moved jsonb;
+  v_campaigns uuid[];
   -- The states in which an item waits for the BPO Métier, the BPO Groupe or the RA: only these make a digest (a
   -- holder's validation, which goes to the manager, does not).
   v_reaching constant public.right_status[] := array['validated_manager', 'validated_bpo_metier', 'refused_user',
@@ -201,11 +268,9 @@ begin
 
   if exists (select 1 from changed_to n where n.status = any (v_reaching)) then
     -- The items that changed status, counted per campaign, next reviewer and stage. Planned at each call (EXECUTE),
-    -- with the transition tables' real sizes: the plan a session kept from a one-item decision paired the old and new
+    -- with the transition tables' real sizes: the plan a session kept from a one-item statement paired the old and new
     -- rows by a nested loop, so that a completion on the same connection afterwards compared every item with every
-    -- other (48 s for 15,000 items at a tenth of the large dataset). Only this pairing is planned at each call: the
-    -- digests' upsert below keeps its plan (planning the whole statement at every decision was about a fifth of a
-    -- decision's time in the database at ten times the large dataset).
+    -- other (48 s for 15,000 items at a tenth of the large dataset).
     execute $sql$
     select coalesce(jsonb_agg(jsonb_build_object('campaign_id', s.campaign_id, 'reviewer_id', s.reviewer_id,
                                                  'stage', s.stage, 'n', s.n)), '[]')
@@ -230,47 +295,22 @@ begin
       ) s
      where s.reviewer_id is not null
     $sql$ into v_moved using v_reaching;
-
-    insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
-    select u.id, u.email, 'stage_digest', c.id,
-           jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
-                              'day', v_day, 'count', sum(s.n), 'counts', jsonb_object_agg(s.stage, s.n)),
-           'stage_digest:' || c.id || ':' || u.id || ':' || v_day
-      from jsonb_to_recordset(v_moved) as s (campaign_id uuid, reviewer_id uuid, stage text, n bigint)
-      join public.campaigns c on c.id = s.campaign_id and c.notifications_enabled and c.status in ('active', 'completed')
-      join public.users u on u.id = s.reviewer_id and u.active
-     group by c.id, u.id
-    on conflict (dedupe_key) do update
-       set payload = public.notifications.payload || jsonb_build_object(
-             'count', (public.notifications.payload ->> 'count')::bigint + (excluded.payload ->> 'count')::bigint,
-             'counts', private.add_counts(public.notifications.payload -> 'counts', excluded.payload -> 'counts'))
-     where public.notifications.status = 'queued';
+    perform private.queue_stage_digests(v_moved);
   end if;
 
-  -- Fully decided: nothing waits for a reviewer (what Terminer would send to the RA is empty).
-  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
-  select u.id, u.email, 'campaign_decided', c.id,
-         jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
-                            'count', (select count(*) from public.campaign_items i where i.campaign_id = c.id)),
-         'campaign_decided:' || c.id
-    from (select distinct n.campaign_id from changed_to n) t
-    join public.campaigns c on c.id = t.campaign_id and c.status = 'active' and c.notifications_enabled
-    join public.users u on u.id = c.created_by and u.active
-   where not exists (
-     select 1 from public.campaign_items i
-      where i.campaign_id = c.id
-        and (i.status in ('pending', 'validated_user', 'validated_manager')
-             or (i.status = 'validated_bpo_metier' and i.bpo_groupe_id is not null))
-   )
-  on conflict (dedupe_key) do nothing;
+  v_campaigns := array(select distinct n.campaign_id from changed_to n);
+  perform private.notify_campaigns_decided(v_campaigns);
   return null;
 end;
 $$;
 
+-- Not for a decision's own statements, whose function does the same for its one item (recertif.decision_writes).
 create trigger campaign_items_notify_moved
   after update on public.campaign_items
   referencing old table as changed_from new table as changed_to
-  for each statement execute function private.notify_items_moved();
+  for each statement
+  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  execute function private.notify_items_moved();
 
 -- ─── The time-driven pass ───────────────────────────────────────────────────────────────────────────────────────
 -- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:
