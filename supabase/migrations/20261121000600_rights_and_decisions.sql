@@ -451,7 +451,8 @@ grant select on private.review_verdicts to authenticated, service_role;
 --   the new one, one decision is counted in its hour, its campaign joins the decided scopes;
 -- - the next reviewer's digest and the campaign fully decided (notify_items_moved, 20261121001100_notifications.sql),
 --   through the same two functions.
--- tests/db/rssi-tallies.test.ts and tests/db/notifications.test.ts compare the outcome with the triggers' own.
+-- tests/db/rssi-tallies.test.ts compares the tallies with full counts after decisions (concurrent ones included), and
+-- tests/db/notifications.test.ts checks the digests and the fully-decided notice that decisions leave.
 create function private.keep_decision_books(
   p_right public.user_rights,
   p_new_status public.right_status,
