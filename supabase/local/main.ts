@@ -1,7 +1,9 @@
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { rm, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { openPglite, openPostgres, prepareDatabase, type Database } from './database'
+import { postgresPoolSize } from './pool-size'
 import { openSeededPglite } from './template-cache'
 import { MAX_SCALE, loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
@@ -26,6 +28,7 @@ Options:
 
 Environment:
   DATABASE_URL   use this PostgreSQL database instead of the embedded one (it must be dedicated to Recertif)
+  DB_POOL        with DATABASE_URL: connections to keep (default: 2 per processor core + 1, at most 10)
   PORT           port to listen on
   TRUSTED_PROXIES  as --trusted-proxies
   AUTH_SMTP_URL  where the auth API sends its e-mails (sign-up, recovery, magic link, invitation), e.g.
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
 async function openDatabase(dataDir: string | undefined, reset: boolean): Promise<Database> {
   const url = process.env.DATABASE_URL
   if (url) {
-    const db = openPostgres(url)
+    const db = openPostgres(url, postgresPoolSize(process.env.DB_POOL, availableParallelism()))
     if (reset) {
       // Only the schemas Recertif and its bootstrap own; the database must be dedicated to it.
       await db.exec(`drop schema if exists public, private, auth, extensions, supabase_migrations cascade;
