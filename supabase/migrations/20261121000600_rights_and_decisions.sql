@@ -638,7 +638,7 @@ begin
   end if;
 
   -- From here to the decision's row, this function keeps the books that six statement triggers keep for any other
-  -- writer (private.keep_decision_books, below): it has checked the campaign itself under the right's lock, and it
+  -- writer (private.keep_decision_books, above): it has checked the campaign itself under the right's lock, and it
   -- knows the one right, item and decision it writes. With 50 reviewers deciding at once, those triggers were half of
   -- a decision's time in the database (README, Performance).
   perform set_config('recertif.decision_writes', 'on', true);
