@@ -36,6 +36,8 @@ export interface Workbook {
   Sheets: Record<string, Sheet>
   /** Its table of distinct texts, which a cell refers to by index. */
   strings: SharedStrings
+  /** Compresses each part not written ahead, where the thread that writes them has better to do (see bookNew). */
+  compressor?: () => PartCompressor
 }
 
 /** Excel refuses longer cells (its specifications and limits). */
@@ -58,8 +60,13 @@ const DEFAULT_LEVEL: DeflateLevel = 1
 const BATCH_CHARACTERS = 1 << 20
 const BATCH_BYTES = 1 << 20
 
-export function bookNew(): Workbook {
-  return { SheetNames: [], Sheets: {}, strings: new SharedStrings() }
+/**
+ * An empty workbook. Given a compressor (see compressor-worker.ts), its shared strings are compressed as they are
+ * added, and its other parts at the end, all in that compressor's thread: the end of a large workbook is then little
+ * more than the zip's assembly.
+ */
+export function bookNew({ compressor }: { compressor?: () => PartCompressor } = {}): Workbook {
+  return { SheetNames: [], Sheets: {}, strings: new SharedStrings(compressor?.()), ...(compressor ? { compressor } : {}) }
 }
 
 export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): void {
@@ -69,8 +76,11 @@ export function appendSheet(workbook: Workbook, sheet: Sheet, name: string): voi
   workbook.Sheets[name] = sheet
 }
 
-/** A part of the package: its path in the archive and its XML, made a batch at a time, or already compressed. */
-type Part = { path: string; xml: Iterable<string | Uint8Array> } | { path: string; written: SheetWriter }
+/**
+ * A part of the package: its path in the archive and its XML, made a batch at a time, or already compressed (a sheet
+ * written ahead, shared strings compressed as they were added).
+ */
+type Part = { path: string; xml: Iterable<string | Uint8Array> } | { path: string; written: SheetWriter } | { path: string; streamed: SharedStrings }
 
 /** The package's parts in order; the shared strings come last, once the sheets have named every text. */
 function* packageParts(workbook: Workbook): Generator<Part> {
@@ -87,7 +97,8 @@ function* packageParts(workbook: Workbook): Generator<Part> {
     yield sheet.written ? { path, written: sheet.written } : { path, xml: sheetXml(sheet, strings) }
   }
   // The order of a package's parts does not matter to its readers.
-  yield { path: 'xl/sharedStrings.xml', xml: strings.xml() }
+  const path = 'xl/sharedStrings.xml'
+  yield strings.streaming ? { path, streamed: strings } : { path, xml: strings.xml() }
 }
 
 /** One compressed part: its raw deflate data, with the CRC-32 and size of what was compressed. */
@@ -103,6 +114,11 @@ interface Entry {
  * the trailer's CRC-32, and the size we counted, checked against the trailer's.
  */
 function entryOf(path: string, gzip: Uint8Array, size: number): Entry {
+  return { name: new TextEncoder().encode(path), ...gzipMember(gzip, size) }
+}
+
+/** A gzip member's deflate data and CRC-32, its size checked against the one counted. */
+function gzipMember(gzip: Uint8Array, size: number): Omit<Entry, 'name'> {
   if (gzip[0] !== 0x1f || gzip[1] !== 0x8b || gzip[2] !== 8) throw new Error('Compression gzip inattendue')
   const view = new DataView(gzip.buffer, gzip.byteOffset, gzip.byteLength)
   const flags = gzip[3]!
@@ -115,7 +131,7 @@ function entryOf(path: string, gzip: Uint8Array, size: number): Entry {
   if (flags & 2) start += 2
   const end = gzip.length - 8
   if (view.getUint32(end + 4, true) !== size >>> 0) throw new Error('Compression gzip incomplète')
-  return { name: new TextEncoder().encode(path), data: gzip.subarray(start, end), crc: view.getUint32(end, true), size }
+  return { data: gzip.subarray(start, end), crc: view.getUint32(end, true), size }
 }
 
 /** The .xlsx bytes of the workbook, compressed by fflate in this thread (level 1 unless told). */
@@ -123,6 +139,7 @@ export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { l
   const encoder = new TextEncoder()
   const entries: Entry[] = []
   for (const part of packageParts(workbook)) {
+    if ('streamed' in part) throw new Error('Textes compressés à mesure : classeur à écrire par writeWorkbookAsync')
     if ('written' in part) {
       const { gzip, size } = part.written.finishSync()
       entries.push(entryOf(part.path, gzip, size))
@@ -145,37 +162,72 @@ export function writeWorkbook(workbook: Workbook, { level = DEFAULT_LEVEL }: { l
 /**
  * The .xlsx bytes of the workbook, compressed by the platform's CompressionStream where there is one, else as
  * writeWorkbook does. Its zlib level is 6, which we cannot choose: on 100,000 export rows in Node the file is a sixth
- * smaller than fflate's level 1 and is written in about a quarter less processor time.
+ * smaller than fflate's level 1 and is written in about a quarter less processor time. A workbook given a compressor
+ * (bookNew) hands it each part's XML as it is made and goes on with the next part meanwhile.
  */
 export async function writeWorkbookAsync(workbook: Workbook): Promise<Uint8Array> {
-  if (typeof CompressionStream === 'undefined') return writeWorkbook(workbook)
+  const { compressor } = workbook
+  if (typeof CompressionStream === 'undefined' && !compressor) return writeWorkbook(workbook)
   const encoder = new TextEncoder()
-  const entries: Entry[] = []
-  for (const part of packageParts(workbook)) {
-    if ('written' in part) {
-      const { gzip, size } = await part.written.finish()
-      entries.push(entryOf(part.path, gzip, size))
-      continue
-    }
-    const batches = part.xml[Symbol.iterator]()
-    let size = 0
-    // Pulled a batch at a time: the XML is made only as fast as it is compressed.
-    const source = new ReadableStream<BufferSource>({
-      pull(controller) {
-        const next = batches.next()
-        if (next.done) {
-          controller.close()
-          return
-        }
-        const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value
-        size += bytes.length
-        controller.enqueue(bytes as BufferSource)
-      },
-    })
-    const gzip = new Uint8Array(await new Response(source.pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
-    entries.push(entryOf(part.path, gzip, size))
+  if (!compressor) {
+    const entries: Entry[] = []
+    // One part after the other: a sheet's XML names its texts as it is made, before the shared strings are written.
+    for (const part of packageParts(workbook)) entries.push(await compressedHere(part, encoder))
+    return zipArchive(entries)
   }
-  return zipArchive(entries)
+  const entries: Promise<Entry>[] = []
+  try {
+    for (const part of packageParts(workbook)) entries.push(handedOver(part, compressor, encoder))
+  } catch (error) {
+    // The parts already under way are dropped with the workbook: their failures are this one's.
+    for (const entry of entries) entry.catch(() => undefined)
+    throw error
+  }
+  return zipArchive(await Promise.all(entries))
+}
+
+/** A part compressed by the platform's CompressionStream in this thread. */
+async function compressedHere(part: Part, encoder: TextEncoder): Promise<Entry> {
+  if ('streamed' in part) return { name: encoder.encode(part.path), ...(await part.streamed.finishStream()) }
+  if ('written' in part) {
+    const { gzip, size } = await part.written.finish()
+    return entryOf(part.path, gzip, size)
+  }
+  const batches = part.xml[Symbol.iterator]()
+  let size = 0
+  // Pulled a batch at a time: the XML is made only as fast as it is compressed.
+  const source = new ReadableStream<BufferSource>({
+    pull(controller) {
+      const next = batches.next()
+      if (next.done) {
+        controller.close()
+        return
+      }
+      const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value
+      size += bytes.length
+      controller.enqueue(bytes as BufferSource)
+    },
+  })
+  const gzip = new Uint8Array(await new Response(source.pipeThrough(new CompressionStream('gzip'))).arrayBuffer())
+  return entryOf(part.path, gzip, size)
+}
+
+/**
+ * A part handed to a compressor of its own. Its XML is all made and handed over before this returns its promise, so
+ * that the next part is made while this one is compressed, and the shared strings, last, once every sheet has named
+ * its texts.
+ */
+function handedOver(part: Part, compressor: () => PartCompressor, encoder: TextEncoder): Promise<Entry> {
+  if ('streamed' in part) return part.streamed.finishStream().then((member) => ({ name: encoder.encode(part.path), ...member }))
+  if ('written' in part) return part.written.finish().then(({ gzip, size }) => entryOf(part.path, gzip, size))
+  const target = compressor()
+  let size = 0
+  for (const text of part.xml) {
+    const bytes = typeof text === 'string' ? encoder.encode(text) : text
+    size += bytes.length
+    target.push(bytes)
+  }
+  return target.finish().then((gzip) => entryOf(part.path, gzip, size))
 }
 
 /** 1 January 1980, the earliest date a zip entry holds: the same workbook gives the same bytes. */
@@ -284,10 +336,21 @@ function textElement(value: string): string {
   return NEEDS_PRESERVE.test(text) ? `<t xml:space="preserve">${text}</t>` : `<t>${text}</t>`
 }
 
-/** The workbook's table of distinct texts; a cell holds the index of its text there. */
+/**
+ * The workbook's table of distinct texts; a cell holds the index of its text there. Given a compressor, each text's
+ * element is compressed as the text is added: a pack's hundreds of thousands of texts are written and compressed while
+ * its pages are read rather than after the last one. Only the head, whose counts are known at the end, is left for
+ * finishStream, which writes it before the compressed elements.
+ */
 export class SharedStrings {
   private readonly indexes = new Map<string, number>()
   private references = 0
+  private readonly stream: { compressor: PartCompressor; batch: string; size: number } | undefined
+  private streamed: Promise<Omit<Entry, 'name'>> | undefined
+
+  constructor(compressor?: PartCompressor) {
+    if (compressor) this.stream = { compressor, batch: '', size: 0 }
+  }
 
   indexOf(text: string): number {
     this.references += 1
@@ -295,12 +358,21 @@ export class SharedStrings {
     if (index === undefined) {
       index = this.indexes.size
       this.indexes.set(text, index)
+      if (this.stream) this.append(text)
     }
     return index
   }
 
+  get streaming(): boolean {
+    return this.stream !== undefined
+  }
+
+  private head(): string {
+    return `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${this.references}" uniqueCount="${this.indexes.size}">`
+  }
+
   *xml(): Generator<string> {
-    yield `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${this.references}" uniqueCount="${this.indexes.size}">`
+    yield this.head()
     let batch = ''
     for (const text of this.indexes.keys()) {
       batch += `<si>${textElement(text)}</si>`
@@ -311,6 +383,86 @@ export class SharedStrings {
     }
     yield `${batch}</sst>`
   }
+
+  private append(text: string): void {
+    const stream = this.stream!
+    stream.batch += `<si>${textElement(text)}</si>`
+    if (stream.batch.length > BATCH_CHARACTERS) this.hand(stream.batch)
+  }
+
+  private hand(text: string): void {
+    const stream = this.stream!
+    const bytes = new TextEncoder().encode(text)
+    stream.size += bytes.length
+    stream.batch = ''
+    stream.compressor.push(bytes)
+  }
+
+  /**
+   * The part's deflate data once every text has been added: the head as a stored block (RFC 1951 §3.2.4) followed by
+   * the elements' compressed data, and the CRC-32 of the whole, from the head's and the elements'.
+   */
+  finishStream(): Promise<Omit<Entry, 'name'>> {
+    this.streamed ??= this.finishOnce()
+    return this.streamed
+  }
+
+  private async finishOnce(): Promise<Omit<Entry, 'name'>> {
+    if (!this.stream) throw new Error('Textes non compressés à mesure')
+    this.hand(`${this.stream.batch}</sst>`)
+    const body = gzipMember(await this.stream.compressor.finish(), this.stream.size)
+    const head = new TextEncoder().encode(this.head())
+    const data = new Uint8Array(5 + head.length + body.data.length)
+    // Not the last block, stored: its 3 header bits then the rest of the byte, its length and that length's complement.
+    data[0] = 0
+    new DataView(data.buffer).setUint16(1, head.length, true)
+    new DataView(data.buffer).setUint16(3, ~head.length & 0xffff, true)
+    data.set(head, 5)
+    data.set(body.data, 5 + head.length)
+    return { data, crc: crc32Combine(crc32(head), body.crc, body.size), size: head.length + body.size }
+  }
+}
+
+/** CRC-32 as zip and gzip compute it (reflected polynomial 0xEDB88320), a byte at a time. */
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, byte) => {
+  let crc = byte
+  for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1
+  return crc
+})
+
+function crc32(bytes: Uint8Array): number {
+  let crc = ~0
+  for (let i = 0; i < bytes.length; i += 1) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8)
+  return ~crc >>> 0
+}
+
+/** The image of `vector` by the linear map over GF(2) whose images of the 32 bits are `matrix`. */
+function gf2Times(matrix: Uint32Array, vector: number): number {
+  let sum = 0
+  for (let bit = 0; vector !== 0; bit += 1, vector >>>= 1) if (vector & 1) sum ^= matrix[bit]!
+  return sum >>> 0
+}
+
+function gf2Square(matrix: Uint32Array): Uint32Array<ArrayBuffer> {
+  return matrix.map((image) => gf2Times(matrix, image))
+}
+
+/**
+ * The CRC-32 of A followed by B, from the CRC-32 of each and B's length. The CRC of A followed by B is A's CRC run
+ * through B's length of zero bytes, plus B's CRC; running it through zero bytes is linear, so it is the map of one
+ * zero bit squared to one zero byte, then to 2, 4, 8… bytes as B's length has those bits: a few dozen steps rather
+ * than one per byte of B.
+ */
+function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  // One zero bit: each bit moves down one, and the lowest comes back in as the polynomial.
+  let power = Uint32Array.from({ length: 32 }, (_, bit) => (bit === 0 ? 0xedb88320 : 1 << (bit - 1)))
+  power = gf2Square(gf2Square(gf2Square(power)))
+  let crc = crcA
+  for (let rest = lengthB; rest > 0; rest = Math.floor(rest / 2)) {
+    if (rest % 2 === 1) crc = gf2Times(power, crc)
+    power = gf2Square(power)
+  }
+  return (crc ^ crcB) >>> 0
 }
 
 /** What a sheet's XML says before its rows: its size, frozen rows and column widths. */
@@ -395,14 +547,15 @@ class RowBytes {
     if (this.length + bytes > this.buffer.length) this.flush()
   }
 
-  row(row: Row, rowNumber: number): void {
+  /** A row, or the `width` cells of `row` from `start` on (rows of indexes one after the other in one array). */
+  row(row: Row, rowNumber: number, start = 0, width = row.length): void {
     this.room(ROW_START.length + 10 + TAG_END.length)
     this.put(ROW_START)
     this.number(rowNumber)
     this.put(TAG_END)
     let gap = false
-    for (let c = 0; c < row.length; c += 1) {
-      const cell = row[c]!
+    for (let c = 0; c < width; c += 1) {
+      const cell = row[start + c]!
       const index = typeof cell === 'number' ? cell : cell ? this.strings.indexOf(cell) : -1
       if (index < 0) {
         gap = true
@@ -447,6 +600,35 @@ function* sheetXml(sheet: Sheet, strings: SharedStrings): Generator<string | Uin
   writer.flush()
   yield* batches
   yield SHEET_TAIL
+}
+
+/**
+ * Rows of texts indexed in a workbook's shared strings as they come, one after the other in one growing array, for a
+ * sheet written ahead that cannot take them yet (SheetWriter.writeIndexed).
+ */
+export class IndexedRows {
+  private cells = new Int32Array(1 << 12)
+  private length = 0
+
+  constructor(private readonly strings: SharedStrings) {}
+
+  /** The row's texts as indexes (-1 for an empty text), after the rows pushed before it. */
+  push(row: readonly string[]): void {
+    if (this.length + row.length > this.cells.length) {
+      const grown = new Int32Array(Math.max(2 * this.cells.length, this.length + row.length))
+      grown.set(this.cells.subarray(0, this.length))
+      this.cells = grown
+    }
+    for (let c = 0; c < row.length; c += 1) this.cells[this.length + c] = row[c] ? this.strings.indexOf(row[c]!) : -1
+    this.length += row.length
+  }
+
+  /** The rows pushed since the last take, to be written at once: their array is reused by the next push. */
+  take(): Int32Array {
+    const taken = this.cells.subarray(0, this.length)
+    this.length = 0
+    return taken
+  }
 }
 
 /** A part's deflate data as one gzip member, and the size of what it compressed. */
@@ -526,6 +708,19 @@ export class SheetWriter {
     for (const row of rows) {
       this.written += 1
       this.rows.row(row, this.written)
+    }
+  }
+
+  /**
+   * The next rows, in order, as indexes in the shared strings (-1 for an empty cell), `width` to a row one after the
+   * other in `cells`: a pack's rows waiting for an earlier slice are kept so, in a few large arrays rather than in
+   * hundreds of thousands of small ones for the garbage collector to move about.
+   */
+  writeIndexed(cells: Int32Array, width: number): void {
+    if (this.closed) throw new Error('Feuille déjà terminée')
+    for (let start = 0; start < cells.length; start += width) {
+      this.written += 1
+      this.rows.row(cells, this.written, start, width)
     }
   }
 

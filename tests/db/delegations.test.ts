@@ -271,6 +271,32 @@ describe('leavers', () => {
   })
 })
 
+describe("the campaign's reviewers", () => {
+  type Reviewer = { stage: string; reviewer_id: string | null; items_count: number; open_count: number }
+  const reviewers = async () =>
+    actAs(db, 'admin', async (tx) => (await tx.query<Reviewer>(`select stage::text, reviewer_id, items_count, open_count from public.campaign_signoffs_for_evidence($1)`, [active])).rows)
+  const at = (rows: Reviewer[], stage: string, reviewerId: string | null) =>
+    rows.find((row) => row.stage === stage && row.reviewer_id === reviewerId) ?? { items_count: 0, open_count: 0 }
+
+  it('counts each reviewer’s items and those still open, and a right its reviewer holds among those of no reviewer', async () => {
+    const bpo = await createUser(db, { role: 'bpo_metier' })
+    const bpoApp = await createApplication(db, { bpoMetier: bpo.id })
+    const before = await reviewers()
+    const first = await createRight(db, { holder: holder.id, applicationId: bpoApp })
+    await createRight(db, { holder: colleague.id, applicationId: bpoApp })
+    await createRight(db, { holder: bpo.id, applicationId: bpoApp })
+    expect((await decide(db, manager, first, 'validated_manager')).ok).toBe(true)
+    expect(at(await reviewers(), 'bpo_metier', bpo.id)).toMatchObject({ items_count: 2, open_count: 2 })
+
+    expect((await decide(db, bpo, first, 'validated_bpo_metier')).ok).toBe(true)
+    const after = await reviewers()
+    expect(at(after, 'bpo_metier', bpo.id)).toMatchObject({ items_count: 2, open_count: 1 })
+    // Their own right goes to the fallback reviewers, open like any right not yet past that stage.
+    expect(at(after, 'bpo_metier', null).items_count - at(before, 'bpo_metier', null).items_count).toBe(1)
+    expect(at(after, 'bpo_metier', null).open_count - at(before, 'bpo_metier', null).open_count).toBe(1)
+  })
+})
+
 describe('sign-off', () => {
   const signOff = (actor: Actor, stage = 'manager', headers?: Record<string, string>) =>
     attempt(db, actor, (tx) => tx.query(`select public.sign_off_campaign_stage($1, $2::public.review_stage)`, [active, stage]), headers ? { headers } : undefined)

@@ -3,6 +3,7 @@
 import * as XLSX from 'xlsx'
 import { describe, expect, it } from 'vitest'
 import { EvidenceSheets, requestBytes, workbookBytes } from '@/features/campaigns/excel'
+import { nativeCompressor } from '@/lib/xlsx-writer'
 import {
   DECISION_COLUMNS,
   EVIDENCE_SHEETS,
@@ -177,6 +178,32 @@ describe('the Rapport de campagne workbook', () => {
       expect(XLSX.utils.sheet_to_json<string[]>(streamed.Sheets[name]!, { header: 1, defval: '' }), name).toEqual(expected.rows(name))
     }
     expect(streamed.Sheets['Décisions']!['!ref']).toBe(`A1:AJ4`)
+  })
+
+  it('reads back cell for cell the same when its journal comes page by page and every part goes to a compressor', async () => {
+    const whole = pack(SEAL)
+    const handed: number[] = []
+    // As the export worker builds it: the shared strings compressed as they are added, the journal as its pages come.
+    const sheets = new EvidenceSheets(1, {
+      compressor: () => {
+        const compressor = nativeCompressor()
+        const part = handed.push(0) - 1
+        return { push: (bytes) => ((handed[part]! += bytes.length), compressor.push(bytes)), finish: () => compressor.finish() }
+      },
+    })
+    sheets.begin(whole.summary)
+    sheets.addEvents(whole.events.slice(0, 1))
+    sheets.add(whole.items, 0, true)
+    sheets.addEvents(whole.events.slice(1))
+    const bytes = await workbookBytes(sheets.workbook(whole.summary, whole.events, whole.signoffs))
+    // Each part had its own: the shared strings, the two sheets written ahead, the three others and the five small parts.
+    expect(handed).toHaveLength(11)
+    expect(handed.every((size) => size > 0)).toBe(true)
+    const streamed = XLSX.read(bytes, { type: 'array' })
+    const expected = await readBack(whole)
+    for (const name of EVIDENCE_SHEETS) {
+      expect(XLSX.utils.sheet_to_json<string[]>(streamed.Sheets[name]!, { header: 1, defval: '' }), name).toEqual(expected.rows(name))
+    }
   })
 
   it('refuses to write a pack whose items are not the ones its summary counted', async () => {

@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
 import { strFromU8, unzipSync } from 'fflate'
+import { crc32 } from 'node:zlib'
 import * as XLSX from 'xlsx'
 import {
   appendSheet,
   bookNew,
   columnName,
+  IndexedRows,
   MAX_CELL_LENGTH,
+  nativeCompressor,
   SheetWriter,
   TRUNCATION_NOTE,
   writeWorkbook,
@@ -39,6 +42,19 @@ function expectWellFormed(bytes: Uint8Array) {
     const document = new DOMParser().parseFromString(strFromU8(content), 'application/xml')
     expect(document.getElementsByTagName('parsererror'), path).toHaveLength(0)
   }
+}
+
+/** Each entry's CRC-32 as the zip's central directory records it, which readers check against what they inflate. */
+function centralDirectoryCrcs(bytes: Uint8Array): Record<string, number> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const end = bytes.length - 22
+  const crcs: Record<string, number> = {}
+  for (let entry = 0, at = view.getUint32(end + 16, true); entry < view.getUint16(end + 10, true); entry += 1) {
+    const nameLength = view.getUint16(at + 28, true)
+    crcs[strFromU8(bytes.subarray(at + 46, at + 46 + nameLength))] = view.getUint32(at + 16, true)
+    at += 46 + nameLength
+  }
+  return crcs
 }
 
 const cell = (value: string) => readBack(bytesOf(['Feuille', { rows: [[value]] }])).rows('Feuille')[0]?.[0]
@@ -203,6 +219,32 @@ describe('the package', () => {
     }
   })
 
+  it('compresses the shared strings as they are added when given a compressor, part for part as it writes them last, with the CRCs a reader checks', async () => {
+    // Over a million characters of texts: several batches, and a CRC over lengths with many bits.
+    const rows = Array.from({ length: 30_000 }, (_, r) => [`Droit ${r} — Élodie 😀 ${'x'.repeat(r % 50)}`, r % 3 ? 'Validé' : '', `=${r}+1`])
+    const layout = { rows: rows.length, width: 3, frozenRows: 1 }
+    const whole = bookNew()
+    appendSheet(whole, { rows, frozenRows: 1 }, 'Données')
+    const handed: number[] = []
+    const ahead = bookNew({
+      compressor: () => {
+        const compressor = nativeCompressor()
+        const part = handed.push(0) - 1
+        return { push: (bytes) => ((handed[part]! += bytes.length), compressor.push(bytes)), finish: () => compressor.finish() }
+      },
+    })
+    const writer = new SheetWriter(ahead.strings, layout)
+    writer.write(rows)
+    // The shared strings' compressor, the first, had most of their texts before the workbook is written.
+    expect(handed[0]).toBeGreaterThan(1 << 20)
+    appendSheet(ahead, { rows: [], written: writer }, 'Données')
+    const bytes = await writeWorkbookAsync(ahead)
+    expect(parts(bytes)).toEqual(parts(await writeWorkbookAsync(whole)))
+    const files = unzipSync(bytes)
+    for (const [path, crc] of Object.entries(centralDirectoryCrcs(bytes))) expect(crc, path).toBe(crc32(files[path]!))
+    expect(readBack(bytes).rows('Données')[29_999]).toEqual(rows[29_999])
+  })
+
   it('refuses to finish a sheet written ahead with fewer or more rows than it announced, rather than write it wrong', async () => {
     const workbook = bookNew()
     const short = new SheetWriter(workbook.strings, { rows: 3, width: 1 })
@@ -213,6 +255,23 @@ describe('the package', () => {
     appendSheet(workbook, { rows: [], written: long }, 'Trop')
     await expect(writeWorkbookAsync(workbook)).rejects.toThrow('Feuille incomplète : 2 lignes écrites sur 1 annoncées')
     expect(() => long.write([['c']])).toThrow('Feuille déjà terminée')
+  })
+
+  it('writes rows kept as indexes one after the other in one array, part for part as it writes the rows of texts', async () => {
+    const rows = Array.from({ length: 3000 }, (_, r) => [`Droit ${r}`, r % 3 ? 'Validé' : '', r % 5 ? '' : `=${r}+1`, 'Élodie 😀'])
+    const layout = { rows: rows.length, width: 4, frozenRows: 1 }
+    const whole = bookNew()
+    appendSheet(whole, { rows, frozenRows: 1 }, 'Données')
+    const ahead = bookNew()
+    const writer = new SheetWriter(ahead.strings, layout)
+    const waiting = new IndexedRows(ahead.strings)
+    // Pushed in two runs, each taken and written at once, the array reused in between and grown past its first size.
+    for (const run of [rows.slice(0, 1200), rows.slice(1200)]) {
+      for (const row of run) waiting.push(row)
+      writer.writeIndexed(waiting.take(), 4)
+    }
+    appendSheet(ahead, { rows: [], written: writer }, 'Données')
+    expect(parts(await writeWorkbookAsync(ahead))).toEqual(parts(await writeWorkbookAsync(whole)))
   })
 
   it('writes rows indexed in the shared strings beforehand like rows of texts', () => {

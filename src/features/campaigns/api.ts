@@ -256,6 +256,8 @@ export interface EvidenceReader {
   onItems(page: EvidenceItem[], slice: number, last: boolean): void
   /** The campaign's summary, as soon as it arrives (before or while the items are read). */
   onSummary?: (summary: EvidenceSummary) => void
+  /** A page of the journal's events, in order, as soon as it arrives (they are all in the answer as well). */
+  onEvents?: (page: EvidenceEvent[]) => void
   onProgress?: (fetched: number) => void
 }
 
@@ -290,7 +292,7 @@ async function readSlicesInOrder(readSlice: (slice: UuidSlice, index: number) =>
  */
 export async function readEvidencePack(
   campaignId: string,
-  { client = getSupabase(), onItems, onSummary, onProgress }: EvidenceReader,
+  { client = getSupabase(), onItems, onSummary, onEvents, onProgress }: EvidenceReader,
 ): Promise<Omit<EvidencePack, 'items'>> {
   let fetched = 0
   const counted = (rows: number) => {
@@ -331,6 +333,7 @@ export async function readEvidencePack(
       if (error) throwApiError(error)
       const page = (data ?? []) as unknown as EvidenceEvent[]
       events.push(...page)
+      onEvents?.(page)
       counted(page.length)
       if (page.length < EXPORT_PAGE_SIZE) return events
     }

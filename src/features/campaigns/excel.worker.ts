@@ -25,6 +25,7 @@ async function evidenceBytes(campaignId: string, access: ApiAccess): Promise<Uin
       client: clientFor(access),
       onSummary: (summary) => sheets.begin(summary),
       onItems: (page, slice, last) => sheets.add(page, slice, last),
+      onEvents: (page) => sheets.addEvents(page),
       onProgress: (fetched) => scope.postMessage({ progress: fetched }),
     })
     return await workbookBytes(sheets.workbook(summary, events, signoffs))

@@ -124,12 +124,17 @@ describe('Rapport de campagne', () => {
     await userEvent.setup().click(packButton('Revue annuelle 2025')!)
     const status = await within(rowOf('Revue annuelle 2025')).findByRole('status')
     expect(status).toHaveTextContent('Préparation du rapport… 0 ligne lue')
+    // One pack at a time: the button waits, busy, until this one is done.
+    expect(packButton('Revue annuelle 2025')).toBeDisabled()
+    expect(packButton('Revue annuelle 2025')).toHaveAttribute('aria-busy', 'true')
     act(() => pending.progress(1))
     expect(status).toHaveTextContent('Préparation du rapport… 1 ligne lue')
     act(() => pending.progress(1500))
     expect(status).toHaveTextContent(/^Préparation du rapport… 1\s500 lignes lues$/)
     await act(async () => pending.fail(new Error('Lecture interrompue.')))
     expect(await within(rowOf('Revue annuelle 2025')).findByRole('alert')).toHaveTextContent('Lecture interrompue.')
+    expect(packButton('Revue annuelle 2025')).toBeEnabled()
+    expect(packButton('Revue annuelle 2025')).not.toHaveAttribute('aria-busy')
   })
 
   it('has the worker read the pack as the signed-in user, and shows its count and the API’s French refusal', async () => {
