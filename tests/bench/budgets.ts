@@ -115,7 +115,7 @@ export function buildReport(
       r.decisions?.p95Ms,
       LIMITS.decisionP95Ms,
       ms,
-      r.decisions ? `${r.decisions.reviewers} reviewers × ${r.decisions.decisionsPerReviewer}${r.decisions.failures ? `, ${r.decisions.failures} failed` : ''}` : failed('decisions'),
+      r.decisions ? `${r.decisions.reviewers} reviewers × ${r.decisions.decisionsPerReviewer} after ${r.decisions.warmupPerReviewer} untimed${r.decisions.failures ? `, ${r.decisions.failures} failed` : ''}` : failed('decisions'),
     )],
     ['export', budget('Manager Excel export', r.export?.durationMs, LIMITS.exportMs, ms, r.export ? `${r.export.rows} rows` : failed('export'))],
     ['startup', startup?.skipped

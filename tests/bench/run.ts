@@ -18,7 +18,7 @@ import { ROOT, startStack, type Stack } from './support/stack'
 import { measureBundles } from './measures/bundles'
 import { measureCampaignRecord } from './measures/campaign-record'
 import { measureRssiFilter, measureRssiSignIn } from './measures/dashboard'
-import { loadReviewers, measureDecisions } from './measures/decisions'
+import { loadReviewers, measureDecisionsApart } from './measures/decisions'
 import { largestActiveCampaign, measureManagerExport } from './measures/export'
 import { measureNaive } from './measures/naive'
 import { measureRssiPages } from './measures/pages'
@@ -137,8 +137,7 @@ async function main(): Promise<void> {
     await step('naive', async () => measureNaive(await apiAs(backendUrl, 'rssi@example.com'), runs, rssiRights <= 20_000, plan.naivePass))
     await step('export', async () => measureManagerExport(b, appUrl, await largestActiveCampaign(service)))
     await step('decisions', async () => {
-      const accounts = await loadReviewers(backendUrl, await reviewerCandidates(service, plan.reviewers), 2)
-      return measureDecisions(accounts, plan.reviewers, DECISIONS_PER_REVIEWER)
+      return measureDecisionsApart(backendUrl, await reviewerCandidates(service, 3 * plan.reviewers), plan.reviewers, DECISIONS_PER_REVIEWER)
     })
     // Adds 10,000 people: after every measure that counts or lists the directory.
     await step('directoryImport', async () => measureDirectoryImport(await apiAs(backendUrl, 'admin@example.com')))
