@@ -765,6 +765,7 @@ export type Database = {
           deactivated_by: string | null
           created_at: string
           updated_at: string
+          search_text: string | null
         }
         Insert: {
           id?: string
@@ -781,6 +782,7 @@ export type Database = {
           deactivated_by?: string | null
           created_at?: string
           updated_at?: string
+          search_text?: never
         }
         Update: {
           id?: string
@@ -797,6 +799,7 @@ export type Database = {
           deactivated_by?: string | null
           created_at?: string
           updated_at?: string
+          search_text?: never
         }
         Relationships: [
           {

@@ -254,11 +254,13 @@ begin
     return null;
   end if;
 
+  -- A person's search_text (public.users) is derived from the fields logged beside it: logged too, it would double
+  -- the row the sealed chain keeps and hashes, and repeat every change of a name or a department.
   if tg_op <> 'INSERT' then
-    old_row := to_jsonb(old);
+    old_row := to_jsonb(old) - 'search_text';
   end if;
   if tg_op <> 'DELETE' then
-    new_row := to_jsonb(new);
+    new_row := to_jsonb(new) - 'search_text';
   end if;
 
   if tg_op = 'UPDATE' then

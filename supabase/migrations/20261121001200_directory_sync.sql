@@ -248,7 +248,7 @@ begin
     -- the 17 seconds of an import of 10,000 people.
     drop table if exists pg_temp.directory_before;
     create temp table directory_before on commit drop as
-      select u.id, to_jsonb(u) as old_row
+      select u.id, to_jsonb(u) - 'search_text' as old_row
         from public.users u
        where exists (select 1 from pg_temp.directory_import d where d.existing_id = u.id)
           or (v_complete and u.active);
@@ -288,12 +288,12 @@ begin
     perform set_config('recertif.audit_suppressed', v_suppressed, true);
 
     -- One event per person created or changed, as private.audit_row_change writes them (the new row; the changed
-    -- fields before and after), by the caller, as private.write_audit names them.
+    -- fields before and after; search_text left out), by the caller, as private.write_audit names them.
     select u.email, u.first_name || ' ' || u.last_name into v_actor_email, v_actor_name from public.users u where u.id = v_me;
     insert into public.audit_logs (user_id, user_email, user_name, action, resource_type, resource_id, details, ip_address)
     select v_me, coalesce(v_actor_email, auth.email()), v_actor_name, e.action, 'users', e.id::text, e.details, private.request_ip()
       from (
-        select 1 as step, 'create' as action, u.id, jsonb_build_object('new', to_jsonb(u)) as details
+        select 1 as step, 'create' as action, u.id, jsonb_build_object('new', to_jsonb(u) - 'search_text') as details
           from pg_temp.directory_import d
           join public.users u on u.id = d.new_id
          where d.existing_id is null
@@ -303,7 +303,7 @@ begin
           join public.users u on u.id = b.id
           cross join lateral (
             select jsonb_object_agg(k.key, jsonb_build_object('old', b.old_row -> k.key, 'new', k.value)) as fields
-              from jsonb_each(to_jsonb(u)) k
+              from jsonb_each(to_jsonb(u) - 'search_text') k
              where k.key <> 'updated_at' and k.value is distinct from b.old_row -> k.key
           ) changed
          where changed.fields is not null

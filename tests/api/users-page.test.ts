@@ -67,6 +67,30 @@ describe('the users page at 10,000 people', () => {
     expect((await fetchUsersPage({ ...request, search: '_' })).total).toBe(await count(`last_name like '%\\_%' or email like '%\\_%'`))
   })
 
+  it('searches the five fields as one text: each word in any of them, never across two, and sends no copy of them', async () => {
+    await backend.db.query(
+      `insert into public.users (email, first_name, last_name, position, department)
+       values ('jean.dupont@grand.example', 'Jean', 'Dupont', 'Gestionnaire de paie', 'Trésorerie')`,
+    )
+    for (const search of ['jean dupont', 'DUPONT jean', 'jean.dupont@grand', 'gestionnaire', 'trésorerie dupont']) {
+      const found = await fetchUsersPage({ ...request, search })
+      expect(found.rows.map((user) => user.email), search).toEqual(['jean.dupont@grand.example'])
+      expect(found.total).toBe(1)
+      expect(Object.keys(found.rows[0]!)).not.toContain('search_text')
+    }
+    // The end of the first name and the start of the last, typed without a space.
+    expect((await fetchUsersPage({ ...request, search: 'andupont' })).total).toBe(0)
+  })
+
+  it('refuses to write search_text, which Postgres computes', async () => {
+    const { error } = await (session.client as SupabaseClient)
+      .from('users')
+      .update({ search_text: 'Quelqu’un d’autre' } as never)
+      .eq('email', 'personne1@grand.example')
+    expect(error).toMatchObject({ code: '428C9' })
+    expect(await count(`email = 'personne1@grand.example' and search_text like 'Prénom1%'`)).toBe(1)
+  })
+
   it('pages without overlap or gap, and sorts both ways', async () => {
     const first = await fetchUsersPage({ ...request, search: 'finance', size: 100 })
     const second = await fetchUsersPage({ ...request, search: 'finance', size: 100, page: 1 })

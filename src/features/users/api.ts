@@ -18,10 +18,15 @@ export const USER_SORTS = {
 } as const satisfies Record<string, readonly string[]>
 export type UserSort = keyof typeof USER_SORTS
 
-/** What a search of the users page looks in: each column has a trigram index (the directory migration). */
-const USER_SEARCH_COLUMNS = ['first_name', 'last_name', 'email', 'position', 'department'] as const
+/**
+ * What a search of the users page looks in: search_text, the first and last names, e-mail, position and department in
+ * one generated column with one trigram index (the directory migration). Every word must be in it.
+ */
+const USER_SEARCH_COLUMNS = ['search_text'] as const
 
-const USER_SELECT = '*, manager:manager_id(first_name,last_name)'
+/** UserRow's columns: search_text, a copy of five of them, stays on the server. */
+const USER_SELECT =
+  'id, email, first_name, last_name, role, position, department, manager_id, last_login, active, created_at, updated_at, manager:manager_id(first_name,last_name)'
 
 /** One page of the people, searched and sorted on the server, with how many the search finds in all. */
 export async function fetchUsersPage(request: PageRequest<UserSort>): Promise<Page<UserRow>> {
