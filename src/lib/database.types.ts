@@ -86,6 +86,7 @@ export type Database = {
           ip_address: string | null
           prev_hash: string | null
           hash: string
+          search_id: number | null
         }
         Insert: {
           id: number
@@ -100,6 +101,7 @@ export type Database = {
           ip_address?: string | null
           prev_hash?: string | null
           hash: string
+          search_id?: number | null
         }
         Update: {
           id?: number
@@ -114,6 +116,7 @@ export type Database = {
           ip_address?: string | null
           prev_hash?: string | null
           hash?: string
+          search_id?: number | null
         }
         Relationships: []
       }

@@ -249,9 +249,9 @@ as $$
 $$;
 
 -- The audit events whose text contains the search: the actor's e-mail and name (as recorded), the action, the
--- resource type and id, and the details as JSON text (keys and values), case-insensitively. The expression is the
--- one of audit_logs_search_trgm_idx below, character for character, so that index serves it (and the one
--- rssi_audit_events tests row by row). At most p_limit ids (null = all). Security definer, as rights_matching.
+-- resource type and id, and the details as JSON text (keys and values), case-insensitively, as
+-- private.index_audit_search (20261121000300_audit.sql) keeps it in private.audit_search, whose trigram index serves
+-- this. At most p_limit ids (null = all). Security definer, as rights_matching; private.audit_search has no grant.
 create function private.audit_matching(p_pattern text, p_limit bigint default null) returns table (id bigint)
 language plpgsql stable security definer
 set search_path = ''
@@ -263,11 +263,9 @@ begin
   perform private.require_rssi();
   return query
     select l.id
-      from public.audit_logs l
-     where (
-       coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
-       || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text
-     ) ilike p_pattern
+      from private.audit_search s
+      join public.audit_logs l on l.search_id = s.id
+     where s.body ilike p_pattern
      limit p_limit;
 end;
 $$;
@@ -2129,7 +2127,7 @@ begin
 
   -- A search matching few events (up to 1000 in the whole trail) reads just those, found by the trigram index; one
   -- matching more walks the events newest first, testing each, and stops as soon as the page is full. Both read the
-  -- same events: audit_matching's expression is the one below.
+  -- same events: the text private.index_audit_search keeps for audit_matching is the expression below.
   if v_pattern is not null then
     v_matches := array(select m.id from private.audit_matching(v_pattern, 1001) m);
     v_few := cardinality(v_matches) <= 1000;

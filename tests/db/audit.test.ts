@@ -368,6 +368,28 @@ describe('no one can change or remove an audit row', () => {
   })
 })
 
+// Last but one: reads what the writes above left.
+describe('the search text of each row', () => {
+  it('is the row’s actor, action, resource and details, one per row, written by the trigger whatever the writer sends', async () => {
+    await db.query(`insert into public.audit_logs (action, resource_type, resource_id, details, search_id) values ('test', 'test', 'x', '{"k": "v"}', 1)`)
+    const { rows } = await db.query<{ rows: number | string; texts: number | string; wrong: number | string }>(`
+      select count(*) as rows, count(distinct s.id) as texts,
+             count(*) filter (where s.body is distinct from coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '')
+               || chr(10) || l.action || chr(10) || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10)
+               || l.details::text) as wrong
+        from public.audit_logs l
+        left join private.audit_search s on s.id = l.search_id`)
+    expect(Number(rows[0]!.rows)).toBeGreaterThan(10)
+    expect(Number(rows[0]!.wrong)).toBe(0)
+    expect(Number(rows[0]!.texts)).toBe(Number(rows[0]!.rows))
+  })
+
+  it.each(callers)('is read by no API role but through the RSSI’s search: %s', async (caller) => {
+    const outcome = await attempt(db, caller, (tx) => tx.query(`select body from private.audit_search limit 1`))
+    expectRefused(outcome, '42501')
+  })
+})
+
 describe('who reads the trail', () => {
   it.each(callers)('%s', async (caller) => {
     const total = await count(db, `select count(*) from public.audit_logs`)

@@ -302,6 +302,11 @@ describe('after the load', () => {
       await tx.query('select public.validate_user_right($1, $2::public.right_status)', [first.right_id, first.approve_status])
     })
     expect(await count(db, 'select count(*) from public.audit_logs')).toBe(before + 1)
+    // The loaded events and the new one, each with its search text (private.index_audit_search's expression).
+    expect(await count(db, `
+      select count(*) from public.audit_logs l join private.audit_search s on s.id = l.search_id
+       where s.body = coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
+                      || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text`)).toBe(before + 1)
     const verdict = await actAs(db, 'service_role', (tx) => one<{ v: Record<string, unknown> }>(tx, 'select public.verify_audit_chain() as v'))
     expect(verdict.v).toMatchObject({ intact: true, rows_checked: before + 1, head_id: before + 1 })
   })

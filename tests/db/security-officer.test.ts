@@ -1200,13 +1200,13 @@ describe('access: only rssi', () => {
   })
 
   it('leaves the indexes the figures rely on', async () => {
-    const { rows } = await db.query<{ indexname: string }>(`select indexname from pg_indexes where schemaname = 'public'`)
+    const { rows } = await db.query<{ indexname: string }>(`select indexname from pg_indexes where schemaname in ('public', 'private')`)
     const names = rows.map((r) => r.indexname)
     for (const index of ['user_rights_last_used_at_idx', 'user_rights_application_last_used_idx', 'user_rights_role_name_idx', 'right_decisions_decided_at_idx']) {
       expect(names).toContain(index)
     }
     const trgm = await count(db, `select count(*) from pg_available_extensions where name = 'pg_trgm'`)
-    const trgmIndexes = ['user_rights_role_name_trgm_idx', 'users_email_trgm_idx', 'users_full_name_trgm_idx', 'audit_logs_search_trgm_idx']
+    const trgmIndexes = ['user_rights_role_name_trgm_idx', 'users_email_trgm_idx', 'users_full_name_trgm_idx', 'audit_search_body_trgm_idx']
     expect(trgmIndexes.filter((i) => names.includes(i))).toEqual(trgm > 0 ? trgmIndexes : [])
   })
 })

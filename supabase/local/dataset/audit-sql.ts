@@ -101,7 +101,7 @@ select row_number() over (order by ts, action, resource_id, user_id, details::te
 alter table g_sealed add primary key (id);
 
 insert into public.audit_logs (id, user_id, user_email, user_name, action, resource_type, resource_id, details, "timestamp",
-  ip_address, prev_hash, hash)
+  ip_address, prev_hash, hash, search_id)
 with recursive chain (id, prev_hash, hash) as (
   select s.id, null::bytea, private.audit_chain_hash(private.audit_chain_text(s.id, s.ts, s.user_id, s.user_email,
            s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ip_address), null)
@@ -114,8 +114,16 @@ with recursive chain (id, prev_hash, hash) as (
     join g_sealed s on s.id = c.id + 1
 )
 select s.id, s.user_id, s.user_email, s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ts, s.ip_address,
-  c.prev_hash, c.hash
+  c.prev_hash, c.hash, s.id
   from g_sealed s
   join chain c on c.id = s.id
- order by s.id;`
+ order by s.id;
+
+-- Each event's search text, as private.index_audit_search writes it, under the event's own id; the later events' texts
+-- take ids after these.
+insert into private.audit_search (id, body)
+select s.id, coalesce(s.user_email, '') || chr(10) || coalesce(s.user_name, '') || chr(10) || s.action || chr(10)
+       || s.resource_type || chr(10) || coalesce(s.resource_id, '') || chr(10) || s.details::text
+  from g_sealed s;
+select setval(pg_get_serial_sequence('private.audit_search', 'id'), greatest((select max(id) from private.audit_search), 1));`
 }

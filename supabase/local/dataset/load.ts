@@ -84,7 +84,7 @@ export async function loadLargeDataset(
 
 // Building an index once over the loaded rows is faster than maintaining it row by row. The definitions are read from
 // the catalog, so the rebuilt indexes are exactly the migrations' (constraint indexes stay: the load relies on them).
-const bulkTables = `'public.user_rights'::regclass, 'public.campaign_items'::regclass, 'public.right_decisions'::regclass, 'public.audit_logs'::regclass`
+const bulkTables = `'public.user_rights'::regclass, 'public.campaign_items'::regclass, 'public.right_decisions'::regclass, 'public.audit_logs'::regclass, 'private.audit_search'::regclass`
 const dropIndexesSql = `
 create temp table g_indexes on commit drop as
 select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
