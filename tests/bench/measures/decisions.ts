@@ -56,9 +56,8 @@ export async function loadReviewers(
     const api = await apiAs(backendUrl, email)
     const { data, error } = await api.rpc('review_queue', { p_limit: 1000 })
     if (error) throw new Error(`review_queue for ${email}: ${error.message}`)
-    // Three fields of each row, not the queue's rows: the reviewers' process keeps these through the timed round, and
-    // 50,000 whole rows there made its collector mark a heap of 100 MB meanwhile, on threads that took a tenth of the
-    // machine's CPU from the server being measured.
+    // Only the three fields the round uses: the reviewers' process keeps these through the timed round, where whole
+    // rows (up to 1,000 an account) would only give its collector more to mark.
     const items = ((data ?? []) as unknown as QueueRow[])
       .filter((item) => item.approve_status !== null && !claimed.has(item.right_id))
       .map(({ right_id, campaign_id, approve_status }) => ({ right_id, campaign_id, approve_status }))

@@ -15,7 +15,7 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
  * The bench's clients stand for browsers, each on a machine of its own; here they share the 2 cores with the server
  * and the database they measure. Node's built-in fetch (undici) spent 1.0-1.3 ms of CPU per decision in the reviewers'
  * process, node-fetch over a keep-alive agent 0.7-0.9 ms: 0.4 ms a decision less taken from the server under test.
- * The reviewers' process prints what its clients spent (budgets.ts, « client CPU »).
+ * The bench prints what the reviewers' clients spent (budgets.ts, « the reviewers' clients' own CPU »).
  */
 const benchFetch = ((input: string | URL, init?: RequestInit) =>
   nodeFetch(String(input), {
