@@ -640,13 +640,6 @@ export type Database = {
         }
         Relationships: [
           {
-            foreignKeyName: "right_decisions_campaign_id_fkey"
-            columns: ["campaign_id"]
-            isOneToOne: false
-            referencedRelation: "campaigns"
-            referencedColumns: ["id"]
-          },
-          {
             foreignKeyName: "right_decisions_decided_by_fkey"
             columns: ["decided_by"]
             isOneToOne: false

@@ -113,13 +113,19 @@ create trigger campaigns_guard_update
   before update on public.campaigns
   for each row execute function private.guard_campaign_update();
 
+-- Security definer: the decisions it looks for are all of them, not those the deleting caller may read.
 create function private.guard_campaign_delete() returns trigger
-language plpgsql
+language plpgsql security definer
 set search_path = ''
 as $$
 begin
   if old.status <> 'draft' then
     raise exception 'Seule une campagne en brouillon peut être supprimée.' using errcode = '23514';
+  end if;
+  -- right_decisions.campaign_id has no foreign key (20261121000600_rights_and_decisions.sql): a decision never loses
+  -- the campaign it was taken in. A draft has no items, so no decisions either: this holds the line should that change.
+  if exists (select 1 from public.right_decisions d where d.campaign_id = old.id) then
+    raise exception 'Des décisions ont été prises dans cette campagne : elle ne peut pas être supprimée.' using errcode = '23514';
   end if;
   return old;
 end;

@@ -483,6 +483,26 @@ describe('two decisions arriving together on one right: exactly one wins', () =>
   })
 })
 
+describe.runIf(process.env.DATABASE_URL)('a decision and its campaign on a real server', () => {
+  // Every reviewer of a campaign decides in it at once: a lock each on the campaign's row would make them all wait on,
+  // and write to, that one row (right_decisions.campaign_id has no foreign key for this reason).
+  it('an open decision leaves its campaign row unlocked', async () => {
+    const rightId = await rightIn(db, 'validated_user', sap)
+    const outcome = await attempt(db, 'manager', async (tx) => {
+      const { r } = await one<{ r: DecisionResult }>(tx, `select public.validate_user_right($1, 'validated_manager') as r`, [rightId])
+      // Another connection, while the decision's transaction is still open.
+      const locked = await attempt(db, 'rssi', (other) =>
+        other.query(`select id from public.campaigns where id = $1 for update nowait`, [campaignIds.active]),
+      )
+      return { r, locked }
+    })
+    expect(outcome.ok).toBe(true)
+    expect(outcome.value?.r.status).toBe('validated_manager')
+    expect(outcome.value?.locked).toMatchObject({ ok: true })
+    expect(await count(db, `select count(*) from public.right_decisions where right_id = $1 and campaign_id = $2 and stage = 'manager'`, [rightId, campaignIds.active])).toBe(1)
+  })
+})
+
 // ─── Campaign lifecycle ──────────────────────────────────────────────────────────────────────────────────────────────
 
 describe('campaign lifecycle', () => {
@@ -663,6 +683,37 @@ describe('campaign lifecycle', () => {
       expectRefused(outcome, '23514', /^Seule une campagne en brouillon peut être supprimée\.$/)
       expect(await count(db, `select count(*) from public.campaigns where id = $1`, [id])).toBe(1)
       expect(await count(db, `select count(*) from public.user_rights where id = $1`, [rightId])).toBe(1)
+    })
+
+    it('a campaign that decisions name cannot be deleted, and a decision keeps its campaign', async () => {
+      const draft = await campaignIn('draft')
+      const decided = await decide(db, 'manager', await rightIn(db, 'validated_user', sap), 'validated_manager')
+      const decision = decided.value!
+      const owner = async (text: string, params: unknown[]) => {
+        try {
+          return { ok: true, value: await db.query(text, params) } as const
+        } catch (error) {
+          const e = error as { code?: string; message?: string }
+          return { ok: false, code: e.code, message: e.message } as const
+        }
+      }
+      // A draft has no items, so no decision names one through the workflow: the row is moved to it as the owner, with
+      // the workflow's own switch on, to reach the rule that stands in for a foreign key.
+      expect(
+        await owner(
+          `with s as (select set_config('recertif.decision_writes', 'on', true))
+           update public.right_decisions set campaign_id = $1 from s where id = $2`,
+          [draft, decision.decision_id],
+        ),
+      ).toMatchObject({ ok: true })
+      const outcome = await attempt(db, 'admin', (tx) => tx.query(`delete from public.campaigns where id = $1`, [draft]))
+      expectRefused(outcome, '23514', /^Des décisions ont été prises dans cette campagne : elle ne peut pas être supprimée\.$/)
+      expect(await count(db, `select count(*) from public.campaigns where id = $1`, [draft])).toBe(1)
+
+      // Without the switch, the guard keeps a decision in the campaign it names.
+      const moved = await owner(`update public.right_decisions set campaign_id = $1 where id = $2`, [campaignIds.active, decision.decision_id])
+      expectRefused(moved, '23514', /^Une décision reste attachée à la campagne où elle a été prise\.$/)
+      expect(await one(db, `select campaign_id::text as c from public.right_decisions where id = $1`, [decision.decision_id])).toEqual({ c: draft })
     })
 
     it('deleting a draft deletes the rights linked to it, and only those', async () => {
