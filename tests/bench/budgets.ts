@@ -175,7 +175,7 @@ export function buildReport(
   }
   if (r.decisions) {
     info.push({ name: 'Decision round trip p50 / max', value: `${ms(r.decisions.p50Ms)} / ${ms(r.decisions.maxMs)} (${r.decisions.distinctAccounts} accounts)` })
-    info.push({ name: "Decision round trip: the reviewers' clients' own CPU", value: `${r.decisions.clientCpuMs} ms per decision (node-fetch, keep-alive)` })
+    info.push({ name: "Decision round trip: the reviewers' clients' own CPU", value: `${r.decisions.clientCpuMs} ms per decision (node:http, keep-alive)` })
     const alone = r.decisions.alone
     if (alone) info.push({ name: 'Decision round trip, one reviewer alone', value: `p50 ${ms(alone.p50Ms)}, p95 ${ms(alone.p95Ms)} (${alone.decisions} decisions)` })
   }
