@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database, Sql } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, campaignIds, demo, type Actor, type Outcome } from './support/actors'
+import { actAs, asOwner, attempt, campaignIds, demo, type Actor } from './support/actors'
 import { exportRowOf, type ExportData } from './support/export-rows'
 import { count, createApplication, createDraftCampaign, createRight, createUser, decide, expectRefused, one, rightStatus, unique } from './support/fixtures'
 
@@ -33,15 +33,6 @@ async function startedCampaign(options: { applicationId?: string | null; account
   return campaign
 }
 
-/** As the database owner, as a security-definer function would. */
-async function asOwner(text: string, params: unknown[] = []): Promise<Outcome<unknown>> {
-  try {
-    return { ok: true, value: await db.query(text, params) }
-  } catch (error) {
-    const e = error as { code?: string; message?: string }
-    return { ok: false, code: e.code, message: e.message }
-  }
-}
 
 async function items(campaign: string) {
   return (await db.query(`select * from public.campaign_items where campaign_id = $1 order by right_id`, [campaign])).rows
@@ -145,6 +136,7 @@ describe('starting a campaign makes its record', () => {
     const draft = await createDraftCampaign(db)
     const addItem = (campaign: string) =>
       asOwner(
+        db,
         `insert into public.campaign_items (campaign_id, right_id, holder_id, holder_name, holder_email, application_id, application_name, role_name, account_type, granted_at)
          values ($1, $2, $3, 'X', 'x@example.com', $4, 'App', 'Rôle', 'standard', now())`,
         [campaign, randomUUID(), demo.user.id, randomUUID()],
@@ -207,6 +199,7 @@ describe('deciding', () => {
     for (const itemId of [null, otherItem]) {
       expectRefused(
         await asOwner(
+        db,
           `insert into public.right_decisions (right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name,
              account_type, campaign_id, item_id, stage, decision, from_status, to_status, decided_by, decided_by_email, decided_by_name)
            values ($1, $2, 'x@example.com', 'X', $3, 'App', 'Rôle', 'standard', $4, $5, 'manager', 'approved', 'pending', 'validated_manager', $6, 'm@example.com', 'M')`,
@@ -295,16 +288,17 @@ describe.each(['completed', 'archived'] as const)('the items of a %s campaign', 
     const before = await record(campaign)
     const refusals = [
       await asOwner(
+        db,
         `insert into public.campaign_items (campaign_id, right_id, holder_id, holder_name, holder_email, application_id, application_name, role_name, account_type, granted_at)
          select campaign_id, gen_random_uuid(), holder_id, holder_name, holder_email, application_id, application_name, role_name, account_type, granted_at
            from public.campaign_items where campaign_id = $1 limit 1`,
         [campaign],
       ),
-      await asOwner(`update public.campaign_items set justification = 'Réécrite' where campaign_id = $1`, [campaign]),
-      await asOwner(`update public.campaign_items set holder_name = 'Quelqu''un d''autre' where right_id = $1`, [refused]),
-      await asOwner(`update public.campaign_items set status = 'pending' where right_id = $1 and campaign_id = $2`, [undecided, campaign]),
-      await asOwner(`update public.campaign_items set status = 'validated_bpo_groupe' where right_id = $1 and campaign_id = $2`, [refused, campaign]),
-      await asOwner(`delete from public.campaign_items where campaign_id = $1`, [campaign]),
+      await asOwner(db, `update public.campaign_items set justification = 'Réécrite' where campaign_id = $1`, [campaign]),
+      await asOwner(db, `update public.campaign_items set holder_name = 'Quelqu''un d''autre' where right_id = $1`, [refused]),
+      await asOwner(db, `update public.campaign_items set status = 'pending' where right_id = $1 and campaign_id = $2`, [undecided, campaign]),
+      await asOwner(db, `update public.campaign_items set status = 'validated_bpo_groupe' where right_id = $1 and campaign_id = $2`, [refused, campaign]),
+      await asOwner(db, `delete from public.campaign_items where campaign_id = $1`, [campaign]),
     ]
     for (const outcome of refusals) expectRefused(outcome, '23514', frozenItems)
     expect(await record(campaign)).toEqual(before)

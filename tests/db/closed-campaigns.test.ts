@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, campaignIds, demo, type Outcome } from './support/actors'
+import { actAs, asOwner, attempt, campaignIds, demo } from './support/actors'
 import { count, createApplication, createDraftCampaign, createRight, createUser, decide, expectRefused, one, rightStatus, unique } from './support/fixtures'
 
 const frozenRights = /^Cette campagne est clôturée : ses droits ne peuvent plus être modifiés\.$/
@@ -27,15 +27,6 @@ async function setStatus(campaign: string, status: string): Promise<void> {
   await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set status = $2 where id = $1`, [campaign, status]))
 }
 
-/** As the database owner, as a security-definer function would: the freeze binds it too. */
-async function asOwner(text: string, params: unknown[] = []): Promise<Outcome<unknown>> {
-  try {
-    return { ok: true, value: await db.query(text, params) }
-  } catch (error) {
-    const e = error as { code?: string; message?: string }
-    return { ok: false, code: e.code, message: e.message }
-  }
-}
 
 /** What the campaign's figures and files are made of, read as the owner. */
 async function contents(campaign: string) {
@@ -128,12 +119,13 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
   it('no function, not even the owner, moves a right into it or out of it but into a running campaign, reopens one, or alters its decisions', async () => {
     const before = await contents(c.campaign)
     const elsewhere = await createRight(db, { applicationId: c.application, campaignId: null })
-    expectRefused(await asOwner(`update public.user_rights set campaign_id = $2 where id = $1`, [elsewhere, c.campaign]), '23514', frozenRights)
-    expectRefused(await asOwner(`update public.user_rights set campaign_id = null where id = $1`, [c.spare]), '23514', frozenRights)
-    expectRefused(await asOwner(`update public.user_rights set status = 'pending' where id = $1`, [c.spare]), '23514', frozenRights)
-    expectRefused(await asOwner(`update public.user_rights set status = 'validated_bpo_groupe' where id = $1`, [c.spare]), '23514', frozenRights)
+    expectRefused(await asOwner(db, `update public.user_rights set campaign_id = $2 where id = $1`, [elsewhere, c.campaign]), '23514', frozenRights)
+    expectRefused(await asOwner(db, `update public.user_rights set campaign_id = null where id = $1`, [c.spare]), '23514', frozenRights)
+    expectRefused(await asOwner(db, `update public.user_rights set status = 'pending' where id = $1`, [c.spare]), '23514', frozenRights)
+    expectRefused(await asOwner(db, `update public.user_rights set status = 'validated_bpo_groupe' where id = $1`, [c.spare]), '23514', frozenRights)
     expectRefused(
       await asOwner(
+        db,
         `insert into public.right_decisions (right_id, holder_id, holder_email, holder_name, application_id, application_name,
            role_name, account_type, campaign_id, stage, decision, from_status, to_status, decided_by, decided_by_email, decided_by_name)
          select right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
@@ -144,9 +136,9 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
       '23514',
       frozenDecisions,
     )
-    expectRefused(await asOwner(`update public.right_decisions set comment = 'Réécrit' where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
-    expectRefused(await asOwner(`update public.right_decisions set decision = 'approved' where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
-    expectRefused(await asOwner(`delete from public.right_decisions where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
+    expectRefused(await asOwner(db, `update public.right_decisions set comment = 'Réécrit' where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
+    expectRefused(await asOwner(db, `update public.right_decisions set decision = 'approved' where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
+    expectRefused(await asOwner(db, `delete from public.right_decisions where campaign_id = $1`, [c.campaign]), '23514', frozenDecisions)
     expect(await contents(c.campaign)).toEqual(before)
   })
 
@@ -157,12 +149,12 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
     await setStatus(running, 'active')
     const before = await contents(c.campaign)
     expectRefused(
-      await asOwner(`update public.user_rights set justification = 'Revue en lot' where id = any($1::uuid[])`, [[live, c.spare]]),
+      await asOwner(db, `update public.user_rights set justification = 'Revue en lot' where id = any($1::uuid[])`, [[live, c.spare]]),
       '23514',
       frozenRights,
     )
     expect(await contents(c.campaign)).toEqual(before)
-    expect(await asOwner(`update public.user_rights set justification = 'Revue en lot' where id = $1`, [live])).toMatchObject({ ok: true })
+    expect(await asOwner(db, `update public.user_rights set justification = 'Revue en lot' where id = $1`, [live])).toMatchObject({ ok: true })
   })
 
   // The freeze compares the columns it guards one by one: a column added to either table later must be added there
@@ -195,7 +187,7 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
           : type === 'account_type' ? `case when ${name} = 'standard' then 'privileged'::public.account_type else 'standard' end`
           : undefined
         expect(changed, `${table}.${name} (${type})`).toBeDefined()
-        const outcome = await asOwner(`update public.${table} set ${name} = ${changed} where id = $1`, [table === 'user_rights' ? c.spare : item])
+        const outcome = await asOwner(db, `update public.${table} set ${name} = ${changed} where id = $1`, [table === 'user_rights' ? c.spare : item])
         expectRefused(outcome, '23514', table === 'user_rights' ? frozenRights : frozenItems)
       }
     }

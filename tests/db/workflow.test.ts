@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, campaignIds, demo, teamMembers, type DemoRole } from './support/actors'
+import { actAs, asOwner, attempt, campaignIds, demo, teamMembers, type DemoRole } from './support/actors'
 import {
   allStatuses,
   applicationId,
@@ -689,18 +689,11 @@ describe('campaign lifecycle', () => {
       const draft = await campaignIn('draft')
       const decided = await decide(db, 'manager', await rightIn(db, 'validated_user', sap), 'validated_manager')
       const decision = decided.value!
-      const owner = async (text: string, params: unknown[]) => {
-        try {
-          return { ok: true, value: await db.query(text, params) } as const
-        } catch (error) {
-          const e = error as { code?: string; message?: string }
-          return { ok: false, code: e.code, message: e.message } as const
-        }
-      }
       // A draft has no items, so no decision names one through the workflow: the row is moved to it as the owner, with
       // the workflow's own switch on, to reach the rule that stands in for a foreign key.
       expect(
-        await owner(
+        await asOwner(
+          db,
           `with s as (select set_config('recertif.decision_writes', 'on', true))
            update public.right_decisions set campaign_id = $1 from s where id = $2`,
           [draft, decision.decision_id],
@@ -711,7 +704,7 @@ describe('campaign lifecycle', () => {
       expect(await count(db, `select count(*) from public.campaigns where id = $1`, [draft])).toBe(1)
 
       // Without the switch, the guard keeps a decision in the campaign it names.
-      const moved = await owner(`update public.right_decisions set campaign_id = $1 where id = $2`, [campaignIds.active, decision.decision_id])
+      const moved = await asOwner(db, `update public.right_decisions set campaign_id = $1 where id = $2`, [campaignIds.active, decision.decision_id])
       expectRefused(moved, '23514', /^Une décision reste attachée à la campagne où elle a été prise\.$/)
       expect(await one(db, `select campaign_id::text as c from public.right_decisions where id = $1`, [decision.decision_id])).toEqual({ c: draft })
     })

@@ -56,12 +56,21 @@ export interface Outcome<T> {
   message?: string
 }
 
-/** Like actAs, but reports a refusal instead of throwing, with Postgres' SQLSTATE and message. */
-export async function attempt<T>(db: Database, actor: Actor, fn: (tx: Sql) => Promise<T>, options?: ActOptions): Promise<Outcome<T>> {
+async function outcomeOf<T>(run: () => Promise<T>): Promise<Outcome<T>> {
   try {
-    return { ok: true, value: await actAs(db, actor, fn, options) }
+    return { ok: true, value: await run() }
   } catch (error) {
     const e = error as { code?: string; message?: string }
     return { ok: false, code: e.code, message: e.message }
   }
+}
+
+/** Like actAs, but reports a refusal instead of throwing, with Postgres' SQLSTATE and message. */
+export function attempt<T>(db: Database, actor: Actor, fn: (tx: Sql) => Promise<T>, options?: ActOptions): Promise<Outcome<T>> {
+  return outcomeOf(() => actAs(db, actor, fn, options))
+}
+
+/** One statement as the database owner, as a security-definer function would run it, reported as attempt does. */
+export function asOwner(db: Database, text: string, params: unknown[] = []): Promise<Outcome<unknown>> {
+  return outcomeOf(() => db.query(text, params))
 }
