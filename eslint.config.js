@@ -1,8 +1,10 @@
 import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
+import { noReactInWorkers } from './eslint/no-react-in-workers.js'
 
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -73,5 +75,11 @@ export default tseslint.config(
   {
     files: ['src/app/**/*.{ts,tsx}', 'src/auth/**/*.{ts,tsx}', 'src/pages/**/*.{ts,tsx}', 'src/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [LOCAL_SERVER_PATTERN] }] },
+  },
+  // Workers run without a window: nothing they import, however indirectly, may be React code.
+  {
+    files: ['src/**/*.worker.ts'],
+    plugins: { recertif: { rules: { 'no-react-in-workers': noReactInWorkers } } },
+    rules: { 'recertif/no-react-in-workers': ['error', { srcRoot: fileURLToPath(new URL('./src', import.meta.url)) }] },
   },
 )

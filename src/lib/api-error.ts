@@ -1,5 +1,7 @@
 import type { PostgrestError } from '@supabase/supabase-js'
-import { DEFAULT_ERROR_MESSAGE } from '@/components/ui/ErrorBox'
+
+/** What the screens say when an error came with no message of its own. */
+export const DEFAULT_ERROR_MESSAGE = 'Une erreur est survenue'
 
 /** What an API call failed with, as supabase-js reports it (PostgREST, RPC or auth errors all carry a message). */
 export type ApiFailure = Pick<PostgrestError, 'message'> & Partial<Pick<PostgrestError, 'code' | 'details' | 'hint'>>

@@ -3,15 +3,17 @@
  * form's messages and the notifications (page on 54324), the notifications' pass every 30 seconds, and Vite on
  * 127.0.0.1:5173 pointed at the backend. Needs no .env and no network. One Ctrl-C stops them all.
  */
-import { createServer, type ViteDevServer } from 'vite'
+import type { ViteDevServer } from 'vite'
 import { startNotificationInterval } from '../../netlify/functions/notifications/interval'
 import { passSettingsFromEnv } from '../../netlify/functions/notifications/run'
-import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from './keys'
+import { startDevApp } from './dev-app'
+import { DEV_SERVICE_ROLE_KEY } from './keys'
 import { DEFAULT_SMTP_PORT } from './mail/catcher'
 import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
 
 const BACKEND_PORT = 54321
-const APP_URL = 'http://127.0.0.1:5173'
+const APP_PORT = 5173
+const APP_URL = `http://127.0.0.1:${APP_PORT}`
 const MAIL_URL = 'http://127.0.0.1:54324'
 // Netlify runs the pass every 10 minutes; locally a short interval shows a campaign's mails soon after it starts.
 const NOTIFICATION_INTERVAL_MS = 30_000
@@ -40,13 +42,9 @@ async function main(): Promise<void> {
   const backend = backendStart.value
   const mail = mailStart.value
 
-  // Variables already in the environment win over .env files: the app talks to this backend whatever .env says.
-  process.env.VITE_SUPABASE_URL = backend.url
-  process.env.VITE_SUPABASE_ANON_KEY = DEV_ANON_KEY
   let vite: ViteDevServer
   try {
-    vite = await createServer({ server: { host: '127.0.0.1', port: 5173, strictPort: true } })
-    await vite.listen()
+    vite = await startDevApp({ backendUrl: backend.url, port: APP_PORT })
   } catch (error) {
     await Promise.allSettled([backend.stop(), mail.stop()])
     throw error

@@ -16,7 +16,7 @@ vi.mock('@/lib/supabase', () => ({
     },
   }),
 }))
-const { fetchExportRows } = await import('@/features/campaigns/api')
+const { fetchExportRows } = await import('@/features/campaigns/api/read-export-rows')
 
 describe('uuid slices', () => {
   it('cut the whole key space into contiguous slices, in order', () => {

@@ -1,7 +1,6 @@
 import { AlertCircle } from 'lucide-react'
+import { DEFAULT_ERROR_MESSAGE } from '@/lib/api-error'
 import { cn } from '@/lib/cn'
-
-export const DEFAULT_ERROR_MESSAGE = 'Une erreur est survenue'
 
 interface ErrorBoxProps {
   message?: string | null

@@ -1,4 +1,6 @@
-import { currentApiAccess, fetchEvidencePack, fetchExportRows, type ApiAccess } from './api'
+import { currentApiAccess, type ApiAccess } from './api/api-access'
+import { fetchEvidencePack } from './api/read-evidence-pack'
+import { fetchExportRows } from './api/read-export-rows'
 import type { EvidencePack } from './evidence-model'
 import type { ExportFile, ExportRow } from './model'
 

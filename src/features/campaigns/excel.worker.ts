@@ -4,7 +4,9 @@
  */
 import { ApiError } from '@/lib/api-error'
 import { startCompressors } from '@/lib/compressor-worker'
-import { clientFor, EVIDENCE_SLICES, EXPORT_STREAMS, readEvidencePack, readExportRows, type ApiAccess } from './api'
+import { clientFor, type ApiAccess } from './api/api-access'
+import { EVIDENCE_SLICES, readEvidencePack } from './api/read-evidence-pack'
+import { EXPORT_STREAMS, readExportRows } from './api/read-export-rows'
 import { EvidenceSheets, ExportSheets, workbookBytes } from './excel'
 import type { ExportBuildReply, ExportReadRequest, WorkerRequest } from './excel-build'
 

@@ -56,6 +56,7 @@ const CAMPAIGNS: Campaign[] = [
   campaign({ id: 'x', name: 'Revue 2024', status: 'archived', progress: 100, rightsCount: 1 }),
 ]
 
+vi.mock('@/features/campaigns/api/read-export-rows', () => ({ fetchExportRows: stubs.exportRows }))
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
   useCampaignsPage: (request: unknown) => {
@@ -71,7 +72,6 @@ vi.mock('@/features/campaigns/api', () => ({
     useMutation({ mutationFn: (variables: { id?: string; payload: CampaignPayload }) => stubs.save(variables) as Promise<void> }),
   useSetCampaignStatus: () => useMutation({ mutationFn: (variables: unknown) => stubs.setStatus(variables) as Promise<void> }),
   useDeleteCampaign: () => useMutation({ mutationFn: (id: string) => stubs.remove(id) as Promise<void> }),
-  fetchExportRows: stubs.exportRows,
 }))
 
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')

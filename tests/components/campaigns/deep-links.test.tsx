@@ -57,7 +57,6 @@ vi.mock('@/features/campaigns/api', () => ({
   useSaveCampaign: () => idle,
   useSetCampaignStatus: () => idle,
   useDeleteCampaign: () => idle,
-  fetchExportRows: vi.fn(),
 }))
 
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')

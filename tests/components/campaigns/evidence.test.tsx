@@ -48,6 +48,8 @@ const CAMPAIGNS = [
   campaign('x', 'Revue 2024', 'archived'),
 ]
 
+vi.mock('@/features/campaigns/api/read-evidence-pack', () => ({ fetchEvidencePack: stubs.fetchEvidencePack }))
+vi.mock('@/features/campaigns/api/api-access', () => ({ currentApiAccess: stubs.currentApiAccess }))
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
   useCampaignsPage: () => useQuery({ queryKey: ['campaigns', 'page'], queryFn: async () => ({ rows: CAMPAIGNS, total: CAMPAIGNS.length }) }),
@@ -59,9 +61,6 @@ vi.mock('@/features/campaigns/api', () => ({
   useSaveCampaign: () => useMutation({ mutationFn: async () => undefined }),
   useSetCampaignStatus: () => useMutation({ mutationFn: async () => undefined }),
   useDeleteCampaign: () => useMutation({ mutationFn: async () => undefined }),
-  fetchExportRows: vi.fn(),
-  fetchEvidencePack: stubs.fetchEvidencePack,
-  currentApiAccess: stubs.currentApiAccess,
 }))
 
 const { CampaignsPage } = await import('@/features/campaigns/CampaignsPage')
