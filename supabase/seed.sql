@@ -149,6 +149,16 @@ select public.validate_user_right(ur.id, 'treated', 'Droit maintenu après véri
   from public.user_rights ur join public.applications a on a.id = ur.application_id
  where a.name = 'Active Directory' and ur.role_name = 'Compte de service sauvegarde';
 
+-- Two days later the RA has checked the standard accounts the campaign left undecided and keeps them, so that the next
+-- review takes them; the privileged, emergency, technical, shared and external accounts it sent her, and the refused
+-- GitLab Maintainer, stay in her queue: no campaign takes them back until she has treated them.
+select set_config('recertif.clock', '2025-11-28 10:05+01', true);
+select public.validate_user_right(ur.id, 'treated', 'Droit maintenu après vérification avec le manager')
+  from (select ur.id from public.user_rights ur
+         where ur.campaign_id = '00000000-0000-4000-c000-000000000001' and ur.status = 'treatment_required'
+           and ur.account_type = 'standard'
+         order by ur.id) ur;
+
 -- This quarter's campaign on standard accounts, under way: prepared a few days before the first of the month, started
 -- on the first at 09:00 (or now, if that is still to come today).
 select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","email":"admin@example.com"}', true);

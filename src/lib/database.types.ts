@@ -185,6 +185,7 @@ export type Database = {
           last_used_at: string | null
           justification: string | null
           status: Database["public"]["Enums"]["right_status"]
+          undecided_at_closure: boolean
           created_at: string
           updated_at: string
         }
@@ -209,6 +210,7 @@ export type Database = {
           last_used_at?: string | null
           justification?: string | null
           status?: Database["public"]["Enums"]["right_status"]
+          undecided_at_closure?: boolean
           created_at?: string
           updated_at?: string
         }
@@ -233,6 +235,7 @@ export type Database = {
           last_used_at?: string | null
           justification?: string | null
           status?: Database["public"]["Enums"]["right_status"]
+          undecided_at_closure?: boolean
           created_at?: string
           updated_at?: string
         }
@@ -820,7 +823,8 @@ export type Database = {
         Row: {
           campaign_id: string | null
           rights_count: number | null
-          decided_count: number | null
+          reviewed_count: number | null
+          undecided_count: number | null
           progress: number | null
           pending_count: number | null
           validated_manager_count: number | null
@@ -831,7 +835,8 @@ export type Database = {
         Insert: {
           campaign_id?: string | null
           rights_count?: number | null
-          decided_count?: number | null
+          reviewed_count?: number | null
+          undecided_count?: number | null
           progress?: number | null
           pending_count?: number | null
           validated_manager_count?: number | null
@@ -842,7 +847,8 @@ export type Database = {
         Update: {
           campaign_id?: string | null
           rights_count?: number | null
-          decided_count?: number | null
+          reviewed_count?: number | null
+          undecided_count?: number | null
           progress?: number | null
           pending_count?: number | null
           validated_manager_count?: number | null
@@ -856,7 +862,7 @@ export type Database = {
     Functions: {
       admin_alerts: {
         Args: never
-        Returns: number[]
+        Returns: Json
       }
       admin_dashboard: {
         Args: never
@@ -919,6 +925,12 @@ export type Database = {
           p_campaign_id: string
         }
         Returns: Json[]
+      }
+      campaign_start_preview: {
+        Args: {
+          p_campaign_id: string
+        }
+        Returns: Json
       }
       claim_notifications: {
         Args: {
@@ -1144,6 +1156,17 @@ export type Database = {
           p_limit?: number
         }
         Returns: Json[]
+      }
+      rssi_risk_list: {
+        Args: {
+          p_risk: string
+          p_search?: string
+          p_application_id?: string
+          p_account_type?: Database["public"]["Enums"]["account_type"]
+          p_offset?: number
+          p_limit?: number
+        }
+        Returns: Json
       }
       rssi_trends: {
         Args: {

@@ -55,8 +55,17 @@ as $$
   select p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')
 $$;
 
+-- A right that awaits the RA's treatment: refused at some stage, or left undecided when its campaign closed. It stays
+-- with the RA until treated: no new campaign takes it back for review (ARCHITECTURE §4).
+create function private.awaits_treatment(p_status public.right_status) returns boolean
+language sql immutable
+as $$
+  select p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required')
+$$;
+
 -- Inlining checks EXECUTE as the caller, as a call would.
-grant execute on function private.is_validated_status(public.right_status), private.is_refused_status(public.right_status)
+grant execute on function private.is_validated_status(public.right_status), private.is_refused_status(public.right_status),
+  private.awaits_treatment(public.right_status)
   to authenticated, service_role;
 
 -- ─── The write-path clock ────────────────────────────────────────────────────────────────────────────────────────

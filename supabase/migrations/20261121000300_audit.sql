@@ -46,9 +46,106 @@ alter table private.audit_search enable row level security;
 revoke all on private.audit_search from public, anon, authenticated, service_role;
 select private.create_trigram_index('audit_search_body_trgm_idx', 'private.audit_search', 'body');
 
--- The event's text: the actor's e-mail and name (as recorded), the action, the resource type and id, and the details
--- as JSON text (keys and values). rssi_audit_events tests the same expression row by row when a search matches many
--- events: the two must stay identical, character for character.
+-- The names an event's sentence on the audit page shows (src/features/audit/sentence.ts) that its row holds only as
+-- ids, as they are when the event is written, one per line ('' if none): for a decision, its own copy of the role,
+-- holder and application (right_decisions) and its campaign's name; for an event on a person, an application, a
+-- campaign, a rule or a right, that resource's name (a right's role, holder and application); and the people,
+-- applications and campaigns its details point to (at the top, in a scope, in the row created or deleted, before and
+-- after a change). Read by primary key; what is gone (deleted since) is simply missing. PL/pgSQL, bound at its first
+-- call: some of these tables come in later migrations.
+create function private.audit_search_names(p_action text, p_resource_type text, p_resource_id text, p_details jsonb)
+returns text
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  uuid_pattern constant text := '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+  user_keys constant text[] := array['holder_id', 'user_id', 'manager_id', 'ra_id', 'bpo_metier_id', 'bpo_groupe_id',
+                                     'rssi_id', 'created_by', 'validated_by', 'delegator_id', 'delegate_id'];
+  resource uuid := case when p_resource_id ~ uuid_pattern then p_resource_id::uuid end;
+  row_fields jsonb := coalesce(p_details -> 'new', p_details -> 'old');
+  decision_names text;
+  users uuid[];
+  applications uuid[];
+  campaigns uuid[];
+  names text[] := '{}';
+  right_row record;
+begin
+  -- The decisions, which are most of the trail, in one read.
+  if p_action = 'decide' and p_details ->> 'decision_id' ~ uuid_pattern then
+    select concat_ws(chr(10), d.role_name, d.holder_name, d.application_name, c.name)
+      into decision_names
+      from public.right_decisions d
+      left join public.campaigns c on c.id = d.campaign_id
+     where d.id = (p_details ->> 'decision_id')::uuid;
+    if decision_names is not null then
+      return decision_names;
+    end if;
+  end if;
+
+  -- The ids among the objects' own fields (jsonb_each, a third of the cost of probing every key of every object).
+  select coalesce(array_agg(e.v::uuid) filter (where e.k = any (user_keys)), '{}'),
+         coalesce(array_agg(e.v::uuid) filter (where e.k = 'application_id'), '{}'),
+         coalesce(array_agg(e.v::uuid) filter (where e.k = 'campaign_id'), '{}')
+    into users, applications, campaigns
+    from (
+      select f.key as k, f.value as v
+        from jsonb_each_text(case when jsonb_typeof(p_details) = 'object' then p_details end) f
+      union all
+      select f.key, f.value
+        from jsonb_each_text(case when jsonb_typeof(p_details -> 'scope') = 'object' then p_details -> 'scope' end) f
+      union all
+      select f.key, f.value
+        from jsonb_each_text(case when jsonb_typeof(row_fields) = 'object' then row_fields end) f
+      union all
+      select f.key, x.v
+        from jsonb_each(case when jsonb_typeof(p_details -> 'changes') = 'object' then p_details -> 'changes' end) f
+       cross join lateral (values (f.value ->> 'old'), (f.value ->> 'new')) as x (v)
+       where jsonb_typeof(f.value) = 'object'
+    ) e
+   where e.v ~ uuid_pattern;
+
+  -- A person created or deleted, by the name the row gives: once deleted, no read finds it.
+  if p_resource_type = 'users' and row_fields ->> 'last_name' is not null then
+    names := names || concat_ws(' ', row_fields ->> 'first_name', row_fields ->> 'last_name');
+  end if;
+  if resource is not null then
+    case p_resource_type
+      when 'users' then users := users || resource;
+      when 'applications' then applications := applications || resource;
+      when 'campaigns' then campaigns := campaigns || resource;
+      when 'control_rules' then
+        names := names || array(select r.name from public.control_rules r where r.id = resource);
+      when 'user_rights' then
+        select r.role_name, r.user_id, r.application_id into right_row from public.user_rights r where r.id = resource;
+        if found then
+          names := names || right_row.role_name;
+          users := users || right_row.user_id;
+          applications := applications || right_row.application_id;
+        end if;
+      else
+        null;
+    end case;
+  end if;
+
+  if cardinality(users) > 0 then
+    names := names || array(select u.first_name || ' ' || u.last_name from public.users u where u.id = any (users));
+  end if;
+  if cardinality(applications) > 0 then
+    names := names || array(select a.name from public.applications a where a.id = any (applications));
+  end if;
+  if cardinality(campaigns) > 0 then
+    names := names || array(select c.name from public.campaigns c where c.id = any (campaigns));
+  end if;
+  return array_to_string(names, chr(10));
+end;
+$$;
+
+revoke execute on function private.audit_search_names(text, text, text, jsonb) from public;
+
+-- The event's text: the actor's e-mail and name (as recorded), the action, the resource type and id, the details as
+-- JSON text (keys and values), then the names private.audit_search_names finds for it. The dataset loader
+-- (supabase/local/dataset/audit-sql.ts) writes the same text for the events it loads.
 create function private.index_audit_search() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -56,7 +153,8 @@ as $$
 begin
   insert into private.audit_search (body)
   values (coalesce(new.user_email, '') || chr(10) || coalesce(new.user_name, '') || chr(10) || new.action || chr(10)
-          || new.resource_type || chr(10) || coalesce(new.resource_id, '') || chr(10) || new.details::text)
+          || new.resource_type || chr(10) || coalesce(new.resource_id, '') || chr(10) || new.details::text || chr(10)
+          || private.audit_search_names(new.action, new.resource_type, new.resource_id, new.details))
   returning id into new.search_id;
   return new;
 end;

@@ -98,6 +98,13 @@ begin
     end if;
   end if;
 
+  -- A closed campaign is closed whole: after Terminer nothing of it changes but the move to archived, whoever asks
+  -- (its settings included, from which the scheduled pass would make its next occurrence).
+  if old.status in ('completed', 'archived')
+     and (to_jsonb(new) - array['status', 'updated_at', 'created_by']) is distinct from (to_jsonb(old) - array['status', 'updated_at', 'created_by']) then
+    raise exception 'La campagne « % » est clôturée : elle ne peut plus être modifiée.', old.name using errcode = '23514';
+  end if;
+
   if old.status <> 'draft' and (
     new.name, new.description, new.application_id, new.account_type, new.start_date, new.end_date
   ) is distinct from (
@@ -194,6 +201,9 @@ create table public.campaign_items (
   last_used_at timestamptz,
   justification text,
   status public.right_status not null default 'pending',
+  -- Set by Terminer on the items it sends to the RA still undecided (« non décidé à la clôture »): such an item was
+  -- never reviewed, whatever the RA does with it afterwards (private.is_reviewed, 20261121000900_reporting.sql).
+  undecided_at_closure boolean not null default false,
   created_at timestamptz not null default private.clock(),
   updated_at timestamptz not null default private.clock(),
   constraint campaign_items_one_per_right unique (campaign_id, right_id)
@@ -281,7 +291,8 @@ begin
       join public.campaigns c on c.id in (o.campaign_id, n.campaign_id)
      where c.status in ('completed', 'archived')
        and (
-         -- Every column but status and updated_at (tests/db/closed-campaigns.test.ts checks that the list names them all).
+         -- Every column but status, undecided_at_closure (both below) and updated_at (tests/db/closed-campaigns.test.ts
+         -- checks that the list names them all).
          (n.campaign_id, n.right_id, n.holder_id, n.holder_name, n.holder_email, n.manager_id, n.manager_name,
           n.application_id, n.application_name, n.ra_id, n.bpo_metier_id, n.bpo_groupe_id, n.rssi_id, n.role_name,
           n.account_type, n.granted_at, n.last_used_at, n.justification, n.created_at)
@@ -291,6 +302,11 @@ begin
           o.account_type, o.granted_at, o.last_used_at, o.justification, o.created_at)
          or (n.status is distinct from o.status and not (
            n.status in ('treatment_required', 'treated') and o.status not in ('validated_bpo_groupe', 'treated')
+         ))
+         -- Set once, by Terminer, on what it sends to the RA undecided.
+         or (n.undecided_at_closure is distinct from o.undecided_at_closure and not (
+           n.undecided_at_closure and n.status = 'treatment_required'
+           and o.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
          ))
        )
     $sql$ into offending;
@@ -333,6 +349,67 @@ create trigger campaign_items_guard_delete
   for each row execute function private.guard_campaign_items();
 
 -- ─── Start and completion ────────────────────────────────────────────────────────────────────────────────────────
+
+-- The rights in a campaign's scope that its start leaves with the RA: refused, or undecided when their last campaign
+-- closed, and not yet treated (private.awaits_treatment). Those under review in another running campaign are not
+-- counted: that campaign has them. p_campaign_id is the campaign starting, whose own rights do not count as another's.
+create function private.rights_left_with_ra(
+  p_campaign_id uuid,
+  p_application_id uuid,
+  p_account_type public.account_type
+) returns bigint
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return (
+    select count(*)
+      from public.user_rights ur
+     where (p_application_id is null or ur.application_id = p_application_id)
+       and (p_account_type is null or ur.account_type = p_account_type)
+       and private.awaits_treatment(ur.status)
+       and not exists (
+         select 1 from public.campaigns c
+          where c.id = ur.campaign_id and c.status = 'active' and c.id is distinct from p_campaign_id
+       )
+  );
+end;
+$$;
+
+revoke execute on function private.rights_left_with_ra(uuid, uuid, public.account_type) from public;
+
+-- rpc('campaign_start_preview', { p_campaign_id }) → { rights_to_attach, rights_left_with_ra }: what Démarrer would do
+-- to a draft now, for its confirmation dialog. Admin and rssi only, like the start itself.
+create function public.campaign_start_preview(p_campaign_id uuid) returns jsonb
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  target public.campaigns;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent démarrer une campagne.');
+  select * into target from public.campaigns c where c.id = p_campaign_id;
+  if target.id is null then
+    raise exception 'Campagne introuvable.' using errcode = 'P0001';
+  end if;
+  return jsonb_build_object(
+    'rights_to_attach', (
+      select count(*)
+        from public.user_rights ur
+       where (target.application_id is null or ur.application_id = target.application_id)
+         and (target.account_type is null or ur.account_type = target.account_type)
+         and not private.awaits_treatment(ur.status)
+         and not exists (
+           select 1 from public.campaigns c where c.id = ur.campaign_id and c.status = 'active' and c.id <> target.id
+         )
+    ),
+    'rights_left_with_ra', private.rights_left_with_ra(target.id, target.application_id, target.account_type)
+  );
+end;
+$$;
+
+revoke execute on function public.campaign_start_preview(uuid) from public, anon;
+grant execute on function public.campaign_start_preview(uuid) to authenticated;
 
 -- Starting a campaign attaches every in-scope right not under review in another active campaign, resets it to pending
 -- and makes its item; completing it sends what is still undecided to the RA, right and item alike (ARCHITECTURE §3).
@@ -384,6 +461,7 @@ begin
            select 1 from public.campaigns c
             where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
          )
+         and not private.awaits_treatment(ur.status)
       -- What the items copy, not the whole row: the statement keeps 200,000 of them until the insert reads them.
       returning ur.id, ur.user_id, ur.application_id, ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at,
                 ur.justification, ur.status
@@ -411,6 +489,7 @@ begin
     perform set_config('recertif.audit_suppressed', suppressed, true);
     perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object(
       'rights_attached', affected,
+      'rights_left_with_ra', private.rights_left_with_ra(new.id, new.application_id, new.account_type),
       'scope', jsonb_build_object('application_id', new.application_id, 'account_type', new.account_type)
     ));
   elsif old.status = 'active' and new.status = 'completed' then
@@ -439,6 +518,7 @@ begin
     )
     update public.campaign_items i
        set status = 'treatment_required',
+           undecided_at_closure = true,
            updated_at = private.clock()
       from sent
      where i.campaign_id = new.id

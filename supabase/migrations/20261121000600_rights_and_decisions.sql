@@ -365,6 +365,51 @@ begin
 end;
 $$;
 
+-- Four eyes: the stage, other than p_stage, at which one of p_people already answered for this right in this campaign,
+-- having recorded a decision or had one recorded on their behalf; null when none did. Nobody answers for two stages
+-- of one item, whatever path led them there (own role, delegation, fallback, reassignment). The RA's treatment counts
+-- as a stage. Security definer: the decisions it reads are all of them, not those the caller may see.
+create function private.answered_other_stage(
+  p_right_id uuid,
+  p_campaign_id uuid,
+  p_people uuid[],
+  p_stage public.review_stage
+) returns public.review_stage
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return (
+    select d.stage
+      from public.right_decisions d
+     where d.right_id = p_right_id
+       and d.campaign_id is not distinct from p_campaign_id
+       and d.stage <> p_stage
+       and (d.decided_by = any (p_people) or d.on_behalf_of = any (p_people))
+     limit 1
+  );
+end;
+$$;
+
+revoke execute on function private.answered_other_stage(uuid, uuid, uuid[], public.review_stage) from public;
+grant execute on function private.answered_other_stage(uuid, uuid, uuid[], public.review_stage) to authenticated, service_role;
+
+-- The French name of a review stage, for messages.
+create function private.review_stage_label(p_stage public.review_stage) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case p_stage
+    when 'user' then 'Utilisateur'
+    when 'manager' then 'Manager'
+    when 'bpo_metier' then 'BPO Métier'
+    when 'bpo_groupe' then 'BPO Groupe'
+    when 'ra' then 'RA'
+  end
+$$;
+
+grant execute on function private.review_stage_label(public.review_stage) to authenticated, service_role;
+
 grant execute on function
   private.review_stage_for(public.user_role),
   private.decision_status(public.review_stage, public.review_decision),
@@ -412,9 +457,9 @@ select
   c.status as campaign_status,
   c.end_date as campaign_end_date,
   t.stage,
-  coalesce(t.scope_refusal, case when not t.waits then 'not_waiting' end, t.campaign_refusal) as refusal,
-  coalesce(t.scope_refusal, case when not t.waits_approval then 'not_waiting' end, t.campaign_refusal) as approve_refusal,
-  coalesce(t.scope_refusal, case when not t.waits_refusal then 'not_waiting' end, t.campaign_refusal) as refuse_refusal
+  coalesce(t.scope_refusal, case when not t.waits then 'not_waiting' end, t.four_eyes_refusal, t.campaign_refusal) as refusal,
+  coalesce(t.scope_refusal, case when not t.waits_approval then 'not_waiting' end, t.four_eyes_refusal, t.campaign_refusal) as approve_refusal,
+  coalesce(t.scope_refusal, case when not t.waits_refusal then 'not_waiting' end, t.four_eyes_refusal, t.campaign_refusal) as refuse_refusal
 from public.user_rights ur
 join public.users h on h.id = ur.user_id
 join public.applications a on a.id = ur.application_id
@@ -441,7 +486,14 @@ cross join lateral (
       when (select private.my_review_stage()) = 'ra' then null
       when c.id is null then 'no_campaign'
       when c.status <> 'active' then 'campaign_closed'
-    end as campaign_refusal
+    end as campaign_refusal,
+    -- Only asked of a right waiting for the caller's stage: the others are refused before it counts.
+    case
+      when (select private.my_review_stage()) in ('user') or (select auth.uid()) is null then null
+      when not coalesce(ur.status = any ((select private.waiting_states(private.my_review_stage(), null))::public.right_status[]), false) then null
+      when private.answered_other_stage(ur.id, ur.campaign_id, array[(select auth.uid())], (select private.my_review_stage())) is not null
+        then 'four_eyes'
+    end as four_eyes_refusal
   offset 0
 ) t;
 
@@ -554,16 +606,25 @@ declare
   acting_kind text;
   acting_for uuid;
   acting_for_name text;
+  -- Whose verdict refused, at which stage: the caller's own, or the reviewer's they act for.
+  refused_stage public.review_stage;
+  refused_people uuid[] := array[caller_id];
 begin
   if caller_id is null then
     raise exception 'Vous devez être connecté pour statuer sur un droit.' using errcode = '42501';
   end if;
-  select * into caller from public.users u where u.id = caller_id;
+  -- Shared with a deactivation, which waits for this decision to commit or is seen by it.
+  select * into caller from public.users u where u.id = caller_id for share;
   if caller.id is null then
     raise exception 'Votre profil utilisateur est introuvable.' using errcode = '42501';
   end if;
+  -- A leaver decides nothing, whatever token they still hold.
+  if not caller.active then
+    raise exception 'Votre compte est désactivé : vous ne pouvez plus statuer sur des droits.' using errcode = '42501';
+  end if;
 
   stage := private.review_stage_for(caller.role);
+  refused_stage := stage;
   may_act := exists (select 1 from private.acting_verdicts(validate_user_right.right_id));
   if stage is null and not may_act then
     raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
@@ -618,12 +679,21 @@ begin
           using errcode = '22023';
       end if;
     elsif acting_verdict is null then
+      -- The reviewer acted for must still be active when the decision is written (a deactivation waits for it).
+      if acting_for is not null then
+        perform 1 from public.users u where u.id = acting_for and u.active for share;
+      end if;
+      if acting_for is not null and not found then
+        raise exception 'La personne pour qui vous agissez a été désactivée : sa délégation a pris fin.' using errcode = '42501';
+      end if;
       stage := acting_stage;
       approve_status := private.decision_status(stage, 'approved');
       refuse_status := private.decision_status(stage, 'refused');
       refusal := null;
     elsif refusal = 'out_of_scope' then
       refusal := acting_verdict;
+      refused_stage := acting_stage;
+      refused_people := array_remove(array[caller_id, acting_for], null);
     end if;
   end if;
   outcome := case when new_status = approve_status then 'approved' else 'refused' end::public.review_decision;
@@ -640,6 +710,12 @@ begin
   elsif refusal = 'campaign_closed' then
     raise exception 'La campagne « % » n''est pas en cours : les décisions y sont closes.', campaign_name
       using errcode = 'P0001';
+  elsif refusal = 'four_eyes' then
+    raise exception 'Principe des quatre yeux : % déjà statué sur ce droit à l''étape « % » de cette campagne ; une autre personne doit le revoir à l''étape « % ».',
+      case when cardinality(refused_people) = 1 then 'vous avez' else 'vous ou la personne pour qui vous agissez avez' end,
+      private.review_stage_label(private.answered_other_stage(target.id, target.campaign_id, refused_people, refused_stage)),
+      private.review_stage_label(refused_stage)
+      using errcode = '42501';
   elsif refusal is not null then
     raise exception 'Décision refusée (%).', refusal using errcode = 'P0001';
   end if;

@@ -249,9 +249,10 @@ as $$
 $$;
 
 -- The audit events whose text contains the search: the actor's e-mail and name (as recorded), the action, the
--- resource type and id, and the details as JSON text (keys and values), case-insensitively, as
--- private.index_audit_search (20261121000300_audit.sql) keeps it in private.audit_search, whose trigram index serves
--- this. At most p_limit ids (null = all). Security definer, as rights_matching; private.audit_search has no grant.
+-- resource type and id, the details as JSON text (keys and values) and the names the event's sentence shows,
+-- case-insensitively, as private.index_audit_search (20261121000300_audit.sql) keeps it in private.audit_search, whose
+-- trigram index serves this. At most p_limit ids (null = all). Security definer, as rights_matching;
+-- private.audit_search has no grant.
 create function private.audit_matching(p_pattern text, p_limit bigint default null) returns table (id bigint)
 language plpgsql stable security definer
 set search_path = ''
@@ -270,6 +271,45 @@ begin
 end;
 $$;
 
+-- One page of the events matching a search that matches too many to read by id (rssi_audit_events): the events under
+-- the page's other filters, newest first, each tested against its text in private.audit_search, until the page is
+-- full. Security definer for that table, as audit_matching.
+create function private.audit_matching_page(
+  p_pattern text,
+  p_user_id uuid,
+  p_system boolean,
+  p_action text,
+  p_from_ts timestamptz,
+  p_to_ts timestamptz,
+  p_before_ts timestamptz,
+  p_before_id bigint,
+  p_limit integer,
+  p_offset integer
+) returns table (id bigint)
+language plpgsql stable security definer
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_rssi();
+  return query
+    select l.id
+      from public.audit_logs l
+      join private.audit_search s on s.id = l.search_id
+     where (p_user_id is null or l.user_id = p_user_id)
+       and (p_system is not true or l.user_id is null)
+       and (p_action is null or l.action = p_action)
+       and (p_from_ts is null or l."timestamp" >= p_from_ts)
+       and (p_to_ts is null or l."timestamp" < p_to_ts)
+       and (p_before_id is null or (l."timestamp", l.id) < (p_before_ts, p_before_id))
+       and s.body ilike p_pattern
+     order by l."timestamp" desc, l.id desc
+     limit p_limit offset p_offset;
+end;
+$$;
+
 -- Run as the caller by the functions below (the export names statuses in French).
 grant execute on function
   private.require_rssi(),
@@ -283,17 +323,50 @@ grant execute on function
   private.search_terms(text),
   private.rights_in_scope(text, uuid[], uuid, public.account_type),
   private.audit_matching(text, bigint),
+  private.audit_matching_page(text, uuid, boolean, text, timestamptz, timestamptz, timestamptz, bigint, integer, integer),
   private.right_status_label(public.right_status)
   to authenticated;
 
 -- ─── Campaign figures ────────────────────────────────────────────────────────────────────────────────────────────
 
+-- Whether a campaign item was reviewed (« revu »): the one definition behind every campaign figure (the campaign list,
+-- the RSSI dashboard and its trends, the evidence pack). An item is reviewed when its review reached an outcome before
+-- the campaign closed: refused at some stage, or approved at the last one, BPO Groupe, or BPO Métier when the
+-- application has no BPO Groupe (nobody reviews after them: Terminer leaves such an item validated rather than send it
+-- to the RA). What the RA does with a refusal afterwards (treated, treatment_required) keeps it reviewed. Not reviewed:
+-- still on its way in a running campaign, or sent undecided to the RA by Terminer (campaign_items.undecided_at_closure,
+-- « non décidé à la clôture »). p_closed: its campaign is completed or archived, where an item validated by the BPO
+-- Métier was left so by Terminer; p_has_bpo_groupe: the application has a BPO Groupe now (a running campaign's rule).
+-- Plain SQL with no SET clause, inlined into its callers as private.is_validated_status is.
+create function private.is_reviewed(
+  p_status public.right_status,
+  p_closed boolean,
+  p_undecided_at_closure boolean,
+  p_has_bpo_groupe boolean
+) returns boolean
+language sql immutable
+as $$
+  select not coalesce(p_undecided_at_closure, false) and (
+    p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'validated_bpo_groupe',
+                 'treatment_required', 'treated')
+    or (p_status = 'validated_bpo_metier' and (coalesce(p_closed, false) or not coalesce(p_has_bpo_groupe, false)))
+  )
+$$;
+
+revoke execute on function private.is_reviewed(public.right_status, boolean, boolean, boolean) from public;
+-- Inlining checks EXECUTE as the caller, as a call would.
+grant execute on function private.is_reviewed(public.right_status, boolean, boolean, boolean)
+  to authenticated, service_role;
+
 -- from('campaign_progress').select() → one row per campaign (filter with campaign_id=eq.…):
 --   rights_count                the campaign's rights: the items of a started campaign (its own record, which a later
 --                               campaign taking the same rights over leaves unchanged), the rights attached so far to a
 --                               draft (imported into it: the start will review them);
---   decided_count, progress     those whose status is not pending, and round(100 × decided / rights) (SPEC §4),
---                               null when the campaign holds no right;
+--   reviewed_count, progress    the items reviewed (« revus », private.is_reviewed) and the review rate
+--                               round(100 × reviewed / rights), null when the campaign holds no right; nothing of a
+--                               draft is reviewed yet;
+--   undecided_count             a closed campaign's items that were not reviewed, those Terminer sent to the RA (« non
+--                               décidés à la clôture (transmis au RA) »); 0 for a draft or a running campaign;
 --   pending_count, validated_manager_count, validated_bpo_metier_count
 --                               the Excel dialog's three counts (manager, BPO Métier and BPO Groupe files);
 --   validated_count, refused_count
@@ -302,14 +375,15 @@ grant execute on function
 create view public.campaign_progress
 with (security_invoker = true)
 as
--- Counted once per (campaign, status), then folded per campaign: the status tests run on a few dozen groups, not on
--- every item.
+-- Counted once per (campaign, status, closure flag), then folded per campaign: the tests run on a few dozen groups, not
+-- on every item. The application is kept only where it matters, an approval at BPO Métier.
 with counts as (
-  select i.campaign_id, i.status, count(*) as n
+  select i.campaign_id, i.status, i.undecided_at_closure,
+         case when i.status = 'validated_bpo_metier' then i.application_id end as application_id, count(*) as n
     from public.campaign_items i
-   group by i.campaign_id, i.status
+   group by 1, 2, 3, 4
   union all
-  select ur.campaign_id, ur.status, count(*) as n
+  select ur.campaign_id, ur.status, false, null::uuid, count(*) as n
     from public.user_rights ur
    where ur.campaign_id in (select d.id from public.campaigns d where d.status = 'draft')
    group by ur.campaign_id, ur.status
@@ -317,9 +391,10 @@ with counts as (
 select
   c.id as campaign_id,
   coalesce(sum(k.n), 0)::integer as rights_count,
-  coalesce(sum(k.n) filter (where k.status <> 'pending'), 0)::integer as decided_count,
+  coalesce(sum(k.n) filter (where j.reviewed), 0)::integer as reviewed_count,
+  coalesce(sum(k.n) filter (where j.closed and not j.reviewed), 0)::integer as undecided_count,
   case when sum(k.n) > 0
-    then round(100.0 * coalesce(sum(k.n) filter (where k.status <> 'pending'), 0) / sum(k.n))::integer
+    then round(100.0 * coalesce(sum(k.n) filter (where j.reviewed), 0) / sum(k.n))::integer
   end as progress,
   coalesce(sum(k.n) filter (where k.status = 'pending'), 0)::integer as pending_count,
   coalesce(sum(k.n) filter (where k.status = 'validated_manager'), 0)::integer as validated_manager_count,
@@ -328,6 +403,14 @@ select
   coalesce(sum(k.n) filter (where private.is_refused_status(k.status)), 0)::integer as refused_count
 from public.campaigns c
 left join counts k on k.campaign_id = c.id
+left join public.applications a on a.id = k.application_id
+cross join lateral (
+  select c.status in ('completed', 'archived') as closed,
+         c.status <> 'draft'
+           and private.is_reviewed(
+             k.status, c.status in ('completed', 'archived'), k.undecided_at_closure, a.bpo_groupe_id is not null
+           ) as reviewed
+) j
 group by c.id;
 
 revoke all on public.campaign_progress from anon, authenticated, service_role;
@@ -557,21 +640,25 @@ $$;
 revoke execute on function public.admin_dashboard() from public, anon;
 grant execute on function public.admin_dashboard() to authenticated, service_role;
 
--- rpc('admin_alerts') → one row, what waits for an administrator or the security officer, the header's bell for them
--- (SPEC §2): overdue_campaigns = campaigns still active past their end date (in Europe/Paris), which wait for Terminer.
--- Admin and rssi only.
+-- rpc('admin_alerts') → { overdue_campaigns }, what waits for an administrator or the security officer, the header's
+-- bell for them (SPEC §2): overdue_campaigns = campaigns still active past their end date (in Europe/Paris), which wait
+-- for Terminer. One object, not a table: the API answers a one-column table as a bare array of numbers. Admin and rssi
+-- only.
 create function public.admin_alerts()
-returns table (overdue_campaigns integer)
+returns jsonb
 language plpgsql stable
 set search_path = ''
 as $$
 begin
   perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI reçoivent ces alertes.');
-  return query
-    select count(*)::integer
-      from public.campaigns c
-     where c.status = 'active'
-       and c.end_date < (now() at time zone 'Europe/Paris')::date;
+  return jsonb_build_object(
+    'overdue_campaigns', (
+      select count(*)::integer
+        from public.campaigns c
+       where c.status = 'active'
+         and c.end_date < (now() at time zone 'Europe/Paris')::date
+    )
+  );
 end;
 $$;
 
@@ -922,8 +1009,9 @@ alter table public.right_decisions enable always trigger right_decisions_tally_d
 
 -- The rights of the application and account type asked for (null = any), as the tallies hold them now, counted per
 -- application (by_campaign false) and per campaign (true; campaign_id null = in no campaign), as rssi_dashboard
--- counts them: all, validated, refused, waiting for the RA's treatment, pending. Groups without rights are left out.
--- Rssi only.
+-- counts them: all, validated, refused, waiting for the RA's treatment, pending, and reviewed as private.is_reviewed
+-- judges a running campaign's items (a running campaign's rights are its items; the dashboard reads it for those
+-- only). Groups without rights are left out. Rssi only.
 create function private.tallied_rights(p_application_id uuid, p_account_type public.account_type)
 returns table (
   by_campaign boolean,
@@ -933,7 +1021,8 @@ returns table (
   validated bigint,
   refused bigint,
   treatment bigint,
-  pending bigint
+  pending bigint,
+  reviewed bigint
 )
 language plpgsql stable security definer
 set search_path = ''
@@ -950,12 +1039,16 @@ begin
            coalesce(sum(t.rights) filter (where private.is_validated_status(t.status)), 0)::bigint,
            coalesce(sum(t.rights) filter (where private.is_refused_status(t.status)), 0)::bigint,
            coalesce(sum(t.rights) filter (where t.status = 'treatment_required'), 0)::bigint,
-           coalesce(sum(t.rights) filter (where t.status = 'pending'), 0)::bigint
+           coalesce(sum(t.rights) filter (where t.status = 'pending'), 0)::bigint,
+           coalesce(sum(t.rights) filter (
+             where private.is_reviewed(t.status, false, false, ap.bpo_groupe_id is not null)
+           ), 0)::bigint
       from (
         select a.application_id, a.account_type, a.campaign_id, a.status, a.rights from private.rights_tally a
         union all
         select d.application_id, d.account_type, d.campaign_id, d.status, d.rights from private.rights_tally_delta d
       ) t
+      left join public.applications ap on ap.id = t.application_id
      where (p_application_id is null or t.application_id = p_application_id)
        and (p_account_type is null or t.account_type = p_account_type)
      group by grouping sets ((t.application_id), (t.campaign_id))
@@ -1221,6 +1314,323 @@ grant execute on function
   private.maybe_decided_campaigns(uuid, public.account_type)
   to authenticated;
 
+-- ─── RSSI dashboard: risk sets ───────────────────────────────────────────────────────────────────────────────────
+
+-- Two of the RSSI's risks compare a person's rights with one another, which no index answers at once over millions of
+-- rights (at 3,000,000 rights, a pass over them: 0.4 s for the dataset's separation-of-duties rule, 7 s for the
+-- duplicates). The database keeps their answers instead, as it keeps the tallies: private.role_conflicts (the
+-- violations of each enabled incompatible_roles rule, over the rule's own scope) and private.duplicate_rights (the
+-- rights held twice), recomputed for the people whose rights a statement adds, removes or relabels (by index on the
+-- holder), and for the rule a statement changes. The dashboard counts their rows; one application's violations, a
+-- small set, are evaluated on its rights.
+
+-- The role names of an incompatible_roles parameter, as rules are evaluated: its string entries, trimmed, blanks and
+-- repeats left out; null when the parameter is missing or not an array. A rule with fewer than two names cannot be
+-- evaluated. Plain SQL with no SET clause, inlined into its callers as private.rights_in_scope is.
+create function private.rule_roles(p_parameters jsonb) returns text[]
+language sql immutable
+as $$
+  select case when jsonb_typeof(p_parameters -> 'incompatible_roles') = 'array' then array(
+      select distinct btrim(e.value #>> '{}')
+        from jsonb_array_elements(p_parameters -> 'incompatible_roles') e
+       where jsonb_typeof(e.value) = 'string' and btrim(e.value #>> '{}') <> ''
+    ) end
+$$;
+
+-- Separation of duties, the one rule behind Conformité's violations, the RSSI's « Rôles incompatibles » and its list:
+-- the people holding rights under two or more of p_roles (names compared exactly as imported) on p_application_id, or
+-- on any application when null (the roles may then be held on different ones); among p_users only, when given. One row
+-- per person. Plain SQL with no SET clause, inlined into its callers.
+create function private.role_conflict_holders(p_roles text[], p_application_id uuid, p_users uuid[] default null)
+returns table (user_id uuid)
+language sql stable
+as $$
+  select ur.user_id
+    from public.user_rights ur
+   where ur.role_name = any (p_roles)
+     and (p_application_id is null or ur.application_id = p_application_id)
+     and (p_users is null or ur.user_id = any (p_users))
+   group by ur.user_id
+  having count(distinct ur.role_name) >= 2
+$$;
+
+-- The violations of the enabled incompatible_roles rules, one row per rule and person, as Conformité counts them under
+-- its application filter: with p_application_id, the rules of that application and the global ones narrowed to it;
+-- without, every rule over its own scope. Of one rule (p_rule_id) or of some people (p_users) when given. Rule by rule,
+-- each planned for its names and scope (an application's few rights, or the holders of its names by
+-- user_rights_role_name_idx), as rssi_compliance plans them.
+create function private.role_conflicts_of(p_application_id uuid, p_rule_id uuid, p_users uuid[])
+returns table (rule_id uuid, user_id uuid)
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_rule record;
+begin
+  for v_rule in
+    select r.id, coalesce(r.application_id, p_application_id) as scope, private.rule_roles(r.parameters) as roles
+      from public.control_rules r
+     where r.enabled
+       and (p_application_id is null or r.global or r.application_id = p_application_id)
+       and (p_rule_id is null or r.id = p_rule_id)
+  loop
+    if coalesce(cardinality(v_rule.roles), 0) >= 2 then
+      return query select v_rule.id, h.user_id from private.role_conflict_holders(v_rule.roles, v_rule.scope, p_users) h;
+    end if;
+  end loop;
+end;
+$$;
+
+-- Doublons: the rights whose holder holds, on the same application, another right of the same role (names compared
+-- without case or surrounding spaces, which the import keeps as written) or under another account type. The data model
+-- knows an account only as a person's rights on an application under one account type: two types there are two
+-- accounts. Each right of a duplicate is listed, both of a pair. Of p_users only, when given.
+create function private.duplicate_rights_of(p_users uuid[])
+returns table (right_id uuid, user_id uuid, application_id uuid)
+language sql stable
+as $$
+  select x.id, x.user_id, x.application_id
+    from (
+      select ur.id, ur.user_id, ur.application_id,
+             count(*) over (partition by ur.user_id, ur.application_id, lower(btrim(ur.role_name))) as same_role,
+             min(ur.account_type) over (partition by ur.user_id, ur.application_id) as first_type,
+             max(ur.account_type) over (partition by ur.user_id, ur.application_id) as last_type
+        from public.user_rights ur
+       where p_users is null or ur.user_id = any (p_users)
+    ) x
+   where x.same_role > 1 or x.first_type <> x.last_type
+$$;
+
+create table private.role_conflicts (
+  rule_id uuid not null,
+  user_id uuid not null,
+  constraint role_conflicts_key primary key (rule_id, user_id)
+);
+create index role_conflicts_user_id_idx on private.role_conflicts (user_id);
+
+create table private.duplicate_rights (
+  right_id uuid not null,
+  user_id uuid not null,
+  application_id uuid not null,
+  constraint duplicate_rights_key primary key (right_id)
+);
+create index duplicate_rights_user_id_idx on private.duplicate_rights (user_id);
+
+alter table private.role_conflicts enable row level security;
+alter table private.duplicate_rights enable row level security;
+revoke all on private.role_conflicts, private.duplicate_rights from public, anon, authenticated, service_role;
+
+-- Writers of the risk sets take turns, until they commit: a rule's refresh (p_users null) against every writer of
+-- rights, and the writers of one person's rights against one another (one lock per 256th of the people, taken in
+-- order). Each then recomputes in a statement of its own, which sees what the writer before it committed: two imports
+-- at once never leave a duplicate or a violation unseen (under read committed, as every API call runs).
+create function private.lock_risk_sets(p_users uuid[]) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if p_users is null then
+    perform pg_catalog.pg_advisory_xact_lock(hashtextextended('recertif.risk_sets', 0));
+    return;
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock_shared(hashtextextended('recertif.risk_sets', 0));
+  perform pg_catalog.pg_advisory_xact_lock(hashtext('recertif.risk_sets.holders'), b.bucket)
+     from (select distinct hashtext(u::text) & 255 as bucket from unnest(p_users) u order by 1) b;
+end;
+$$;
+
+-- The duplicates and violations of the given people, recomputed from their rights.
+create function private.refresh_holder_risks(p_users uuid[]) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if coalesce(cardinality(p_users), 0) = 0 then
+    return;
+  end if;
+  perform private.lock_risk_sets(p_users);
+  delete from private.duplicate_rights d where d.user_id = any (p_users);
+  insert into private.duplicate_rights (right_id, user_id, application_id)
+  select x.right_id, x.user_id, x.application_id from private.duplicate_rights_of(p_users) x;
+  delete from private.role_conflicts c where c.user_id = any (p_users);
+  insert into private.role_conflicts (rule_id, user_id)
+  select x.rule_id, x.user_id from private.role_conflicts_of(null, null, p_users) x;
+end;
+$$;
+
+-- The holders of a statement's rights, before and after: those added, removed, or changed in holder, application, role
+-- or account type (a last use or a decision changes neither set).
+create function private.track_holder_risks() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.refresh_holder_risks(array(select distinct n.user_id from risk_new n));
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_holder_risks(array(select distinct o.user_id from risk_old o));
+  else
+    perform private.refresh_holder_risks(array(
+      select distinct h.user_id
+        from risk_old o
+        join risk_new n on n.id = o.id
+        cross join lateral (values (o.user_id), (n.user_id)) h (user_id)
+       where (o.user_id, o.application_id, o.role_name, o.account_type)
+             is distinct from (n.user_id, n.application_id, n.role_name, n.account_type)
+    ));
+  end if;
+  return null;
+end;
+$$;
+
+create trigger user_rights_risks_insert
+  after insert on public.user_rights
+  referencing new table as risk_new
+  for each statement execute function private.track_holder_risks();
+-- Not for a decision's statements nor a campaign's start or completion, which change only the workflow's columns.
+create trigger user_rights_risks_update
+  after update on public.user_rights
+  referencing old table as risk_old new table as risk_new
+  for each statement
+  when (current_setting('recertif.decision_writes', true) is distinct from 'on'
+        and current_setting('recertif.bulk_stamped', true) is distinct from 'on')
+  execute function private.track_holder_risks();
+create trigger user_rights_risks_delete
+  after delete on public.user_rights
+  referencing old table as risk_old
+  for each statement execute function private.track_holder_risks();
+alter table public.user_rights enable always trigger user_rights_risks_insert;
+alter table public.user_rights enable always trigger user_rights_risks_update;
+alter table public.user_rights enable always trigger user_rights_risks_delete;
+
+-- A rule added, changed (enabled, names, scope) or removed: its violations recomputed over all the rights.
+create function private.track_rule_conflicts() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform private.lock_risk_sets(null);
+  if tg_op <> 'INSERT' then
+    delete from private.role_conflicts c where c.rule_id = old.id;
+  end if;
+  if tg_op <> 'DELETE' then
+    insert into private.role_conflicts (rule_id, user_id)
+    select x.rule_id, x.user_id from private.role_conflicts_of(null, new.id, null) x;
+  end if;
+  return null;
+end;
+$$;
+
+create trigger control_rules_risks
+  after insert or delete on public.control_rules
+  for each row execute function private.track_rule_conflicts();
+create trigger control_rules_risks_update
+  after update on public.control_rules
+  for each row
+  when ((old.id, old.enabled, old.parameters, old.application_id) is distinct from (new.id, new.enabled, new.parameters, new.application_id))
+  execute function private.track_rule_conflicts();
+alter table public.control_rules enable always trigger control_rules_risks;
+alter table public.control_rules enable always trigger control_rules_risks_update;
+
+-- The ids of the duplicate rights, which rssi_dashboard and rssi_risk_list read under row-level security. Rssi only.
+create function private.duplicated_right_ids() returns table (id uuid)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_rssi();
+  return query select d.right_id from private.duplicate_rights d;
+end;
+$$;
+
+-- Rôles incompatibles: the violations Conformité counts under its application filter (null = all applications), from
+-- private.role_conflicts for all, evaluated on the application's rights for one. Rssi only.
+create function private.role_conflict_count(p_application_id uuid) returns bigint
+language plpgsql stable security definer
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_count bigint;
+begin
+  perform private.require_rssi();
+  if p_application_id is null then
+    select count(*) into v_count from private.role_conflicts;
+  else
+    select count(*) into v_count from private.role_conflicts_of(p_application_id, null, null);
+  end if;
+  return v_count;
+end;
+$$;
+
+-- One page of those violations, by rule name, then person (last name, first name). Rssi only.
+create function private.role_conflict_page(p_application_id uuid, p_offset integer, p_limit integer)
+returns table (rule_id uuid, user_id uuid)
+language plpgsql stable security definer
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_rssi();
+  if p_application_id is null then
+    return query
+      select c.rule_id, c.user_id
+        from private.role_conflicts c
+        join public.control_rules r on r.id = c.rule_id
+        join public.users u on u.id = c.user_id
+       order by r.name, r.id, u.last_name, u.first_name, u.id
+      offset p_offset limit p_limit;
+  else
+    return query
+      select c.rule_id, c.user_id
+        from private.role_conflicts_of(p_application_id, null, null) c
+        join public.control_rules r on r.id = c.rule_id
+        join public.users u on u.id = c.user_id
+       order by r.name, r.id, u.last_name, u.first_name, u.id
+      offset p_offset limit p_limit;
+  end if;
+end;
+$$;
+
+-- The filters of the dashboard set (p_pattern, p_account_type) that a risk does not apply: Rôles incompatibles counts
+-- as Conformité does, which knows no search and no account type.
+create function private.risk_ignored_filters(p_risk text, p_pattern text, p_account_type public.account_type)
+returns jsonb
+language sql immutable
+set search_path = ''
+as $$
+  select case when p_risk = 'incompatible_roles' then to_jsonb(array_remove(array[
+      case when p_pattern is not null then 'search' end,
+      case when p_account_type is not null then 'account_type' end
+    ], null)) else '[]'::jsonb end
+$$;
+
+revoke execute on function
+  private.rule_roles(jsonb),
+  private.role_conflict_holders(text[], uuid, uuid[]),
+  private.role_conflicts_of(uuid, uuid, uuid[]),
+  private.duplicate_rights_of(uuid[]),
+  private.lock_risk_sets(uuid[]),
+  private.refresh_holder_risks(uuid[]),
+  private.track_holder_risks(),
+  private.track_rule_conflicts(),
+  private.duplicated_right_ids(),
+  private.role_conflict_count(uuid),
+  private.role_conflict_page(uuid, integer, integer),
+  private.risk_ignored_filters(text, text, public.account_type)
+  from public, anon, authenticated, service_role;
+-- rssi_compliance inlines the first two as the caller; rssi_dashboard and rssi_risk_list call the others.
+grant execute on function
+  private.rule_roles(jsonb),
+  private.role_conflict_holders(text[], uuid, uuid[]),
+  private.duplicated_right_ids(),
+  private.role_conflict_count(uuid),
+  private.role_conflict_page(uuid, integer, integer),
+  private.risk_ignored_filters(text, text, public.account_type)
+  to authenticated;
+
 -- ─── RSSI dashboard ──────────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('rssi_dashboard', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object.
@@ -1260,15 +1670,22 @@ grant execute on function
 --   compliance_by_application  [{ application_id, application_name, total_rights, validated_rights, rate, level }]
 --                         validated / all rights of that application in scope; only applications with at least one
 --                         right in scope; by name
---   risks               [{ key, label, count }]: deactivated 'Comptes désactivés avec droits actifs' (rights not yet
---                         treated of deactivated people), then in SPEC order: inactive 'Comptes inactifs' (= at-risk rights),
---                         refused 'Comptes expirés' (refused rights), treatment_required 'Rôles incompatibles'
---                         (status treatment_required), pending 'Doublons' (status pending)
+--   risks               [{ key, label, count, ignored_filters }], what each label says (ARCHITECTURE §6), the leavers
+--                         first, then in SPEC order:
+--                         expired 'Comptes expirés' = rights of deactivated people not yet treated by the RA;
+--                         inactive 'Comptes inactifs' = at-risk rights;
+--                         incompatible_roles 'Rôles incompatibles' = violations of the enabled incompatible_roles
+--                         rules, one per rule and person, exactly as rssi_compliance counts them under the same
+--                         application (private.role_conflicts_of); the search and the account type do not apply;
+--                         duplicates 'Doublons' = rights held twice (private.duplicate_rights_of).
+--                         ignored_filters lists the filters set that a risk does not apply ('search', 'account_type').
+--                         rssi_risk_list gives the entries behind each count.
 --   active_campaigns    [{ id, name, description, application_id, application_name (null = Toutes), account_type
 --                         (null = Tous), start_date, end_date, total_rights, reviewed_rights, progress,
 --                         scope_rights, scope_reviewed_rights, scope_progress }] by start date then name;
---                         progress = share of the campaign's rights not pending (SPEC §4), scope_* the same over its
---                         rights in scope (equal to the whole when no right filter is set)
+--                         reviewed_rights = its rights reviewed so far (private.is_reviewed, as the campaign list
+--                         counts them), progress = reviewed / all its rights, scope_* the same over its rights in scope
+--                         (equal to the whole when no right filter is set)
 --   activity            { decisions, approved, refused } decisions taken in the window (on rights in scope)
 create function public.rssi_dashboard(
   p_search text default null,
@@ -1330,11 +1747,15 @@ begin
       count(*) filter (where ur.last_used_at is null or ur.last_used_at < v_cutoff) as at_risk,
       count(*) filter (where private.is_refused_status(ur.status)) as refused,
       count(*) filter (where ur.status = 'treatment_required') as treatment,
-      count(*) filter (where ur.status = 'pending') as pending
+      count(*) filter (where ur.status = 'pending') as pending,
+      -- As private.tallied_rights counts them: a running campaign's rights, the only ones read.
+      count(*) filter (where private.is_reviewed(ur.status, false, false, ap.bpo_groupe_id is not null)) as reviewed
     from matched ur
+    left join public.applications ap on ap.id = ur.application_id
     group by grouping sets ((ur.application_id), (ur.campaign_id))
     union all
-    select t.by_campaign, t.application_id, t.campaign_id, t.total, t.validated, null, t.refused, t.treatment, t.pending
+    select t.by_campaign, t.application_id, t.campaign_id, t.total, t.validated, null, t.refused, t.treatment, t.pending,
+           t.reviewed
     from private.tallied_rights(p_application_id, p_account_type) t
     where v_pattern is null
   ),
@@ -1392,7 +1813,7 @@ begin
   -- Campaigns that reviewed rights in scope: every running one, and the closed ones whose period overlaps the window.
   campaigns_in_scope as (
     select c.id, c.name, c.description, c.application_id, c.account_type, c.start_date, c.end_date, c.status,
-           coalesce(g.total, 0) as scope_total, coalesce(g.total - g.pending, 0) as scope_reviewed
+           coalesce(g.total, 0) as scope_total, coalesce(g.reviewed, 0) as scope_reviewed
       from public.campaigns c
       left join grouped g on g.by_campaign and g.campaign_id = c.id
       left join decided_candidates m on m.id = c.id
@@ -1425,7 +1846,7 @@ begin
   -- The whole of each campaign, when the scope is narrower than everything: its rights, as without a filter (a running
   -- campaign's rights are its items).
   whole_campaigns as (
-    select t.campaign_id, t.total, t.total - t.pending as reviewed
+    select t.campaign_id, t.total, t.reviewed
       from private.tallied_rights(null, null) t
      where v_filtered and t.by_campaign
   ),
@@ -1498,7 +1919,7 @@ begin
     'risks', jsonb_build_array(
       -- First: the rights leavers still hold (deactivated people, 20261121001200_directory_sync.sql), until the RA
       -- has treated them. Found from the few leavers (users_inactive_idx) rather than by joining every right.
-      jsonb_build_object('key', 'deactivated', 'label', 'Comptes désactivés avec droits actifs', 'count', (
+      jsonb_build_object('key', 'expired', 'label', 'Comptes expirés', 'ignored_filters', '[]'::jsonb, 'count', (
         select count(*)
           from private.rights_in_scope(null, null, p_application_id, p_account_type) ur
          where v_pattern is null
@@ -1510,10 +1931,22 @@ begin
          where ur.status <> 'treated'
            and ur.user_id in (select u.id from public.users u where not u.active)
       )),
-      jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'count', t.at_risk),
-      jsonb_build_object('key', 'refused', 'label', 'Comptes expirés', 'count', t.refused),
-      jsonb_build_object('key', 'treatment_required', 'label', 'Rôles incompatibles', 'count', t.treatment),
-      jsonb_build_object('key', 'pending', 'label', 'Doublons', 'count', t.pending)
+      jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'ignored_filters', '[]'::jsonb, 'count', t.at_risk),
+      -- The two below from the risk sets (« RSSI dashboard: risk sets »): a count of their rows, and for one
+      -- application its rules evaluated on its rights; the duplicates by primary key among the rights in scope.
+      jsonb_build_object('key', 'incompatible_roles', 'label', 'Rôles incompatibles',
+        'ignored_filters', private.risk_ignored_filters('incompatible_roles', v_pattern, p_account_type),
+        'count', private.role_conflict_count(p_application_id)),
+      jsonb_build_object('key', 'duplicates', 'label', 'Doublons', 'ignored_filters', '[]'::jsonb, 'count', (
+        select count(*)
+          from private.rights_in_scope(null, null, p_application_id, p_account_type) ur
+         where v_pattern is null
+           and ur.id in (select d.id from private.duplicated_right_ids() d)
+      ) + (
+        select count(*)
+          from matched ur
+         where ur.id in (select d.id from private.duplicated_right_ids() d)
+      ))
     ),
     'active_campaigns', (
       select coalesce(jsonb_agg(jsonb_build_object(
@@ -1636,6 +2069,161 @@ begin
 end;
 $$;
 
+-- ─── RSSI dashboard: the lists behind the risks ──────────────────────────────────────────────────────────────────
+
+-- rpc('rssi_risk_list', { p_risk, p_search, p_application_id, p_account_type, p_offset, p_limit }) → one JSON object:
+-- the entries one risk of rssi_dashboard counts under the same filters (same arguments, same meaning; no window: the
+-- risks are states), one page of p_limit (1 to 1000, default 50) from p_offset (0 = the first). Offset paging, as
+-- the page buttons ask; every order ends on a unique key, so that pages neither overlap nor skip.
+--   key, label, ignored_filters   as the dashboard's risk; total = its count, the length of the whole list
+--   rows   expired, inactive, duplicates: rights [{ id, user_id, user_name, user_email, user_active, application_id,
+--            application_name, role_name, account_type, status, status_label, last_used_at }]; inactive by last use,
+--            oldest first and never used last (user_rights_last_used_at_idx walks the first pages at any size), the
+--            others by holder (last name, first name), application and role, so that a person's duplicates are together;
+--          incompatible_roles: violations [{ rule_id, rule_name, user_id, user_name, user_email, user_active, rights:
+--            [{ id, role_name, application_id, application_name }] }] by rule, then person; rights = the person's rights
+--            under the rule's names within its scope, those that make the violation.
+-- An unknown p_risk is refused (22023).
+create function public.rssi_risk_list(
+  p_risk text,
+  p_search text default null,
+  p_application_id uuid default null,
+  p_account_type public.account_type default null,
+  p_offset integer default 0,
+  p_limit integer default 50
+) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_cutoff timestamptz := now() - interval '90 days';
+  v_few uuid[];
+  v_total bigint;
+  v_ids uuid[];
+  v_rows jsonb;
+begin
+  perform private.require_rssi();
+  if p_risk is null or p_risk not in ('expired', 'inactive', 'incompatible_roles', 'duplicates') then
+    raise exception 'Risque inconnu : %.', coalesce(p_risk, '(aucun)') using errcode = '22023';
+  end if;
+  perform private.require_page(p_limit, p_offset);
+  perform private.require_application(p_application_id);
+
+  if p_risk = 'incompatible_roles' then
+    v_total := private.role_conflict_count(p_application_id);
+    select coalesce(jsonb_agg(jsonb_build_object(
+        'rule_id', r.id,
+        'rule_name', r.name,
+        'user_id', u.id,
+        'user_name', u.first_name || ' ' || u.last_name,
+        'user_email', u.email,
+        'user_active', u.active,
+        'rights', (
+          select coalesce(jsonb_agg(jsonb_build_object(
+              'id', ur.id, 'role_name', ur.role_name, 'application_id', a.id, 'application_name', a.name
+            ) order by ur.role_name, a.name, ur.id), '[]'::jsonb)
+            from public.user_rights ur
+            join public.applications a on a.id = ur.application_id
+           where ur.user_id = u.id
+             and ur.role_name = any (private.rule_roles(r.parameters))
+             and (coalesce(r.application_id, p_application_id) is null
+                  or ur.application_id = coalesce(r.application_id, p_application_id))
+        )
+      ) order by p.n), '[]'::jsonb)
+      into v_rows
+      from private.role_conflict_page(p_application_id, p_offset, p_limit) with ordinality p (rule_id, user_id, n)
+      join public.control_rules r on r.id = p.rule_id
+      join public.users u on u.id = p.user_id;
+  else
+    v_few := private.few_rights_matching(v_pattern);
+    if p_risk = 'expired' then
+      -- As the dashboard counts them: from the few leavers (users_inactive_idx).
+      select count(*) into v_total
+        from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+       where ur.status <> 'treated'
+         and ur.user_id in (select u.id from public.users u where not u.active);
+      v_ids := array(
+        select ur.id
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+          join public.users h on h.id = ur.user_id
+          join public.applications a on a.id = ur.application_id
+         where ur.status <> 'treated'
+           and ur.user_id in (select u.id from public.users u where not u.active)
+         order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
+        offset p_offset limit p_limit
+      );
+    elsif p_risk = 'duplicates' then
+      select count(*) into v_total
+        from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+       where ur.id in (select d.id from private.duplicated_right_ids() d);
+      v_ids := array(
+        select ur.id
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+          join public.users h on h.id = ur.user_id
+          join public.applications a on a.id = ur.application_id
+         where ur.id in (select d.id from private.duplicated_right_ids() d)
+         order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
+        offset p_offset limit p_limit
+      );
+    else
+      -- Without a search, the dashboard's own count (the usage tally); with one, the matching rights counted.
+      if v_pattern is null then
+        v_total := private.tallied_at_risk(p_application_id, p_account_type, v_cutoff);
+      else
+        select count(*) into v_total
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+         where ur.last_used_at is null or ur.last_used_at < v_cutoff;
+      end if;
+      v_ids := array(
+        select ur.id
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+         where ur.last_used_at is null or ur.last_used_at < v_cutoff
+         order by ur.last_used_at, ur.id
+        offset p_offset limit p_limit
+      );
+    end if;
+    select coalesce(jsonb_agg(jsonb_build_object(
+        'id', ur.id,
+        'user_id', u.id,
+        'user_name', u.first_name || ' ' || u.last_name,
+        'user_email', u.email,
+        'user_active', u.active,
+        'application_id', a.id,
+        'application_name', a.name,
+        'role_name', ur.role_name,
+        'account_type', ur.account_type,
+        'status', ur.status,
+        'status_label', private.right_status_label(ur.status),
+        'last_used_at', ur.last_used_at
+      ) order by p.n), '[]'::jsonb)
+      into v_rows
+      from unnest(v_ids) with ordinality p (id, n)
+      join public.user_rights ur on ur.id = p.id
+      join public.users u on u.id = ur.user_id
+      join public.applications a on a.id = ur.application_id;
+  end if;
+
+  return jsonb_build_object(
+    'key', p_risk,
+    'label', case p_risk
+      when 'expired' then 'Comptes expirés'
+      when 'inactive' then 'Comptes inactifs'
+      when 'incompatible_roles' then 'Rôles incompatibles'
+      else 'Doublons'
+    end,
+    'total', v_total,
+    'ignored_filters', private.risk_ignored_filters(p_risk, v_pattern, p_account_type),
+    'rows', v_rows
+  );
+end;
+$$;
+
+revoke execute on function public.rssi_risk_list(text, text, uuid, public.account_type, integer, integer) from public, anon;
+grant execute on function public.rssi_risk_list(text, text, uuid, public.account_type, integer, integer) to authenticated;
+
 -- ─── RSSI dashboard: trends ──────────────────────────────────────────────────────────────────────────────────────
 
 -- The campaign items in scope of the trends: of the application and the account type asked for (null = any) that
@@ -1704,15 +2292,18 @@ grant execute on function
 -- RSSI dashboard's charts, under the dashboard's own filters and window (the same arguments as rssi_dashboard, same
 -- meaning), so that a chart never tells another story than the figures above it (issue 17, point 3):
 --   as_of       the "now" of every figure
---   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, at_risk_items }] the
---               campaigns rssi_dashboard counts for the window (every running one, and the closed ones whose period
---               overlaps it), the last 12, oldest first: one point per completed or archived campaign at its end date,
---               and per running one today, from its items in scope (its own record): validation_rate = validated / all
---               those items (the dashboard's Taux de conformité, SPEC §9), at_risk_items = those never used or last
---               used more than 90 days before the point's date (Comptes à risque). Under a filter, a campaign with no
---               item in scope is left out. An item is in scope by what it recorded when the campaign started (its
---               application, account type, holder's name and e-mail, application name and role for the search): a
---               closed campaign keeps its figures whatever happened to its rights since.
+--   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, reviewed_items,
+--               undecided_items, review_rate, at_risk_items }] the campaigns rssi_dashboard counts for the window
+--               (every running one, and the closed ones whose period overlaps it), the last 12, oldest first: one point
+--               per completed or archived campaign at its end date, and per running one today, from its items in scope
+--               (its own record): validation_rate = validated / all those items (the dashboard's Taux de conformité,
+--               SPEC §9); reviewed_items, undecided_items and review_rate = those reviewed (private.is_reviewed), those
+--               a closed campaign sent to the RA undecided, and reviewed / all (the campaign list's figures, over the
+--               items in scope); at_risk_items = those never used or last used more than 90 days before the point's
+--               date (Comptes à risque). Under a filter, a campaign with no item in scope is left out. An item is in
+--               scope by what it recorded when the campaign started (its application, account type, holder's name and
+--               e-mail, application name and role for the search): a closed campaign keeps its figures whatever
+--               happened to its rights since.
 --   days        [{ day, approved, refused }] every day of the window in p_time_zone (an open start: from the first
 --               decision; an open end: today), the decisions taken that day on rights in scope, by outcome: they add
 --               up to activity.decisions of rssi_dashboard under the same arguments
@@ -1757,7 +2348,7 @@ begin
   -- Not materialized: each use below reads only its campaigns' items through campaign_items_campaign_status_idx,
   -- instead of every item of every campaign once.
   with items_in_scope as not materialized (
-    select i.id, i.campaign_id, i.status, i.last_used_at
+    select i.id, i.campaign_id, i.status, i.last_used_at, i.undecided_at_closure, i.application_id
       from private.items_in_scope(v_pattern, p_application_id, p_account_type) i
   ),
   recent as (
@@ -1780,8 +2371,11 @@ begin
   -- The items of the points' campaigns and of every running one (the stages), read once and counted per campaign and
   -- status: the stages then test a few dozen groups against private.waiting_states, not every running item once per
   -- stage (2,355,656 items four times over took 38 s at 3,000,000 rights).
+  -- The closure flag and, for an approval at BPO Métier, the application are kept for private.is_reviewed.
   per_status as (
-    select i.campaign_id, i.status, count(*) as items,
+    select i.campaign_id, i.status, i.undecided_at_closure,
+           case when i.status = 'validated_bpo_metier' then i.application_id end as application_id,
+           count(*) as items,
            count(*) filter (
              where i.last_used_at is null or i.last_used_at < k.point_date::timestamptz - interval '90 days'
            ) as at_risk
@@ -1791,15 +2385,22 @@ begin
         select c.id, null from public.campaigns c where c.status = 'active' and c.id not in (select r.id from recent r)
       ) k
       join items_in_scope i on i.campaign_id = k.id
-     group by i.campaign_id, i.status
+     group by 1, 2, 3, 4
   ),
   points as (
     select r.*,
            coalesce(sum(p.items), 0)::bigint as total,
            coalesce(sum(p.items) filter (where private.is_validated_status(p.status)), 0)::bigint as validated,
+           coalesce(sum(p.items) filter (where j.reviewed), 0)::bigint as reviewed,
+           coalesce(sum(p.items) filter (where r.status <> 'active' and not j.reviewed), 0)::bigint as undecided,
            coalesce(sum(p.at_risk), 0)::bigint as at_risk
       from recent r
       left join per_status p on p.campaign_id = r.id
+      left join public.applications a on a.id = p.application_id
+      cross join lateral (
+        select private.is_reviewed(p.status, r.status <> 'active', p.undecided_at_closure, a.bpo_groupe_id is not null)
+          as reviewed
+      ) j
      group by r.id, r.name, r.status, r.start_date, r.point_date
   ),
   -- The decisions of the window, counted as rssi_dashboard's activity counts them: without a right filter or with an
@@ -1865,6 +2466,9 @@ begin
           'total_items', p.total,
           'validated_items', p.validated,
           'validation_rate', private.percent(p.validated, p.total),
+          'reviewed_items', p.reviewed,
+          'undecided_items', p.undecided,
+          'review_rate', private.percent(p.reviewed, p.total),
           'at_risk_items', p.at_risk
         ) order by p.point_date, p.start_date, p.id), '[]'::jsonb)
         from points p
@@ -2009,21 +2613,10 @@ begin
       end if;
 
       if v_rule.parameters ? 'incompatible_roles' then
-        v_roles := case when jsonb_typeof(v_rule.parameters -> 'incompatible_roles') = 'array' then array(
-          select distinct btrim(e.value #>> '{}')
-            from jsonb_array_elements(v_rule.parameters -> 'incompatible_roles') e
-           where jsonb_typeof(e.value) = 'string' and btrim(e.value #>> '{}') <> ''
-        ) end;
+        -- The same rule as the RSSI dashboard's « Rôles incompatibles » (« RSSI dashboard: risk sets »).
+        v_roles := private.rule_roles(v_rule.parameters);
         if coalesce(cardinality(v_roles), 0) >= 2 then
-          select count(*) into v_count
-            from (
-              select ur.user_id
-                from public.user_rights ur
-               where ur.role_name = any (v_roles)
-                 and (v_scope is null or ur.application_id = v_scope)
-               group by ur.user_id
-              having count(distinct ur.role_name) >= 2
-            ) holders;
+          select count(*) into v_count from private.role_conflict_holders(v_roles, v_scope);
           v_by_parameter := v_by_parameter || jsonb_build_object('incompatible_roles', v_count);
         else
           v_ignored := array_append(v_ignored, 'incompatible_roles');
@@ -2110,7 +2703,6 @@ declare
   v_from_ts timestamptz;
   v_to_ts timestamptz;
   v_matches bigint[];
-  v_few boolean;
   v_before_ts timestamptz;
 begin
   perform private.require_rssi();
@@ -2126,11 +2718,19 @@ begin
     from private.day_window(p_from, p_to, coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris')) w;
 
   -- A search matching few events (up to 1000 in the whole trail) reads just those, found by the trigram index; one
-  -- matching more walks the events newest first, testing each, and stops as soon as the page is full. Both read the
-  -- same events: the text private.index_audit_search keeps for audit_matching is the expression below.
+  -- matching more walks the events newest first, testing each one's text, and stops as soon as the page is full
+  -- (private.audit_matching_page). Both test the same text, the one private.audit_search keeps.
   if v_pattern is not null then
     v_matches := array(select m.id from private.audit_matching(v_pattern, 1001) m);
-    v_few := cardinality(v_matches) <= 1000;
+    if cardinality(v_matches) > 1000 then
+      return query
+      select l.*
+        from private.audit_matching_page(v_pattern, v_user, v_system, v_action, v_from_ts, v_to_ts, v_before_ts,
+                                         p_before_id, p_limit, p_offset) w
+        join public.audit_logs l on l.id = w.id
+       order by l."timestamp" desc, l.id desc;
+      return;
+    end if;
   end if;
 
   return query
@@ -2142,14 +2742,7 @@ begin
      and (v_from_ts is null or l."timestamp" >= v_from_ts)
      and (v_to_ts is null or l."timestamp" < v_to_ts)
      and (p_before_id is null or (l."timestamp", l.id) < (v_before_ts, p_before_id))
-     and (v_pattern is null or not v_few or l.id = any (v_matches))
-     and (
-       v_pattern is null or v_few
-       or (
-         coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
-         || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text
-       ) ilike v_pattern
-     )
+     and (v_pattern is null or l.id = any (v_matches))
    order by l."timestamp" desc, l.id desc
    limit p_limit offset p_offset;
 end;
@@ -2317,7 +2910,10 @@ revoke execute on function private.require_evidence_campaign(uuid) from public, 
 --   campaign     id, name, description, status, start_date, end_date, created_at, created_by_name,
 --                application_name (null = every application), account_type (null = every type);
 --   started, completed   { at, by_name } from the audit events start_campaign and complete_campaign (latest), or null;
---   items        the number of items, decided (not pending), progress: campaign_progress's figures;
+--   items, reviewed, undecided, progress
+--                the number of items, those reviewed (« revus »), those Terminer sent to the RA undecided (« non
+--                décidés à la clôture ») and the review rate: campaign_progress's rights_count, reviewed_count,
+--                undecided_count and progress, read from it;
 --   by_status    { status: count } over the items (the final outcome of each);
 --   stages       [{ stage, approved, refused, awaiting }]: items whose latest decision at that stage approved or
 --                refused them, and those left waiting for that stage (pending and validated_user for the manager,
@@ -2339,6 +2935,11 @@ begin
       from public.campaign_items i
      where i.campaign_id = target.id
      group by i.status
+  ),
+  figures as (
+    select p.rights_count, p.reviewed_count, p.undecided_count, p.progress
+      from public.campaign_progress p
+     where p.campaign_id = target.id
   ),
   -- A decision on an item carries the item's campaign (the decisions' insert guard checks it), so the campaign's
   -- decisions are read by their own campaign index, without joining its hundreds of thousands of items.
@@ -2384,11 +2985,10 @@ begin
     ),
     'started', (select jsonb_build_object('at', e."timestamp", 'by_name', e.by_name) from events e where e.action = 'start_campaign'),
     'completed', (select jsonb_build_object('at', e."timestamp", 'by_name', e.by_name) from events e where e.action = 'complete_campaign'),
-    'items', (select coalesce(sum(k.n), 0) from counts k),
-    'decided', (select coalesce(sum(k.n), 0) from counts k where k.status <> 'pending'),
-    'progress', (select case when sum(k.n) > 0
-                   then round(100.0 * coalesce(sum(k.n) filter (where k.status <> 'pending'), 0) / sum(k.n))::integer
-                 end from counts k),
+    'items', (select f.rights_count from figures f),
+    'reviewed', (select f.reviewed_count from figures f),
+    'undecided', (select f.undecided_count from figures f),
+    'progress', (select f.progress from figures f),
     'by_status', (select coalesce(jsonb_object_agg(k.status, k.n), '{}'::jsonb) from counts k),
     'stages', (select jsonb_agg(jsonb_build_object('stage', s.stage, 'approved', s.approved, 'refused', s.refused,
                                                    'awaiting', s.awaiting) order by s.ord)

@@ -45,15 +45,18 @@ $$;
 -- The stage without a reviewer at which a right in this status waits, or null: the rule of the fallback reviewers.
 -- A right waiting for its manager (pending, validated_user) whose holder has no manager; one waiting for the BPO
 -- Métier, the BPO Groupe or the RA when the application has none, or when that person holds the right, or when that
--- person has been deactivated (a leaver: they can no longer sign in, so their items would wait forever). Reactivating
--- them gives the items back. Stable, not immutable: it reads the reviewer's account.
+-- person has been deactivated (a leaver: they can no longer sign in, so their items would wait forever), or when that
+-- person already answered for another stage of the item (four eyes: private.answered_other_stage). Reactivating them
+-- gives the items back. Stable, not immutable: it reads the reviewer's account and the item's decisions.
 create function private.stage_without_reviewer(
   p_status public.right_status,
   p_holder uuid,
   p_manager uuid,
   p_bpo_metier uuid,
   p_bpo_groupe uuid,
-  p_ra uuid
+  p_ra uuid,
+  p_right_id uuid,
+  p_campaign_id uuid
 ) returns public.review_stage
 language plpgsql stable
 set search_path = ''
@@ -75,7 +78,8 @@ declare
 begin
   if waiting_stage is null
      or (reviewer is not null and reviewer <> p_holder
-         and exists (select 1 from public.users u where u.id = reviewer and u.active)) then
+         and exists (select 1 from public.users u where u.id = reviewer and u.active)
+         and private.answered_other_stage(p_right_id, p_campaign_id, array[reviewer], waiting_stage) is null) then
     return null;
   end if;
   return waiting_stage;
@@ -101,7 +105,7 @@ $$;
 
 revoke execute on function
   private.reviews_at(public.review_stage, uuid, uuid, uuid, uuid, uuid, uuid),
-  private.stage_without_reviewer(public.right_status, uuid, uuid, uuid, uuid, uuid),
+  private.stage_without_reviewer(public.right_status, uuid, uuid, uuid, uuid, uuid, uuid, uuid),
   private.open_at_stage(public.review_stage, public.right_status)
   from public;
 
@@ -225,17 +229,21 @@ begin
      and not exists (select 1 from public.campaign_fallback_reviewers f where f.user_id = (select auth.uid())) then
     return;
   end if;
+  -- A leaver acts for nobody, whatever token they still hold.
+  if private.current_role() is null then
+    return;
+  end if;
   -- PL/pgSQL, so that a call for one right is planned with its id and reaches it by index.
   return query
   with acting as (
     select ur.id as right_id, i.id as item_id, private.review_stage_for(delegator.role) as stage,
            delegator.id as on_behalf_of, delegator.first_name || ' ' || delegator.last_name as on_behalf_of_name,
            'delegate' as acting_as, d.id as delegation_id, d.ends_on, ur.status, ur.user_id as holder_id,
-           c.status as campaign_status,
+           c.id as campaign_id, c.status as campaign_status,
            private.reviews_at(private.review_stage_for(delegator.role), delegator.id, ur.user_id, h.manager_id,
                               a.bpo_metier_id, a.bpo_groupe_id, a.ra_id) as in_scope
       from public.review_delegations d
-      join public.users delegator on delegator.id = d.delegator_id
+      join public.users delegator on delegator.id = d.delegator_id and delegator.active
       join public.campaigns c on c.id = d.campaign_id
       join public.campaign_items i on i.campaign_id = d.campaign_id
       join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id
@@ -249,7 +257,7 @@ begin
        and d.delegator_id in (h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id)
        and (p_right_id is null or ur.id = p_right_id)
     union all
-    select ur.id, i.id, s.stage, null, null, 'fallback', null, null, ur.status, ur.user_id, c.status, true
+    select ur.id, i.id, s.stage, null, null, 'fallback', null, null, ur.status, ur.user_id, c.id, c.status, true
       from public.campaign_fallback_reviewers f
       join public.campaigns c on c.id = f.campaign_id
       join public.user_rights ur on ur.campaign_id = f.campaign_id
@@ -258,7 +266,7 @@ begin
       join public.applications a on a.id = ur.application_id
       cross join lateral (
         select private.stage_without_reviewer(ur.status, ur.user_id, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id,
-                                              a.ra_id) as stage
+                                              a.ra_id, ur.id, ur.campaign_id) as stage
       ) s
      where f.user_id = (select auth.uid())
        and s.stage is not null
@@ -275,6 +283,9 @@ begin
                when acting.stage is null or acting.stage = 'user' then 'out_of_scope'
                when acting.holder_id in ((select auth.uid()), acting.on_behalf_of) then 'own_right'
                when not acting.in_scope then 'out_of_scope'
+               when private.answered_other_stage(acting.right_id, acting.campaign_id,
+                      array_remove(array[(select auth.uid()), acting.on_behalf_of], null), acting.stage) is not null
+                 then 'four_eyes'
              end as scope_refusal,
              case when acting.stage <> 'ra' and acting.campaign_status <> 'active' then 'campaign_closed' end
                as campaign_refusal
@@ -390,6 +401,12 @@ begin
   stage := private.review_stage_for(delegator.role);
   if delegator.id is null or stage is null or stage = 'user' then
     raise exception 'Seuls les droits d''un manager, d''un BPO ou d''un RA peuvent être délégués.' using errcode = '42501';
+  end if;
+  -- A leaver delegates nothing: their items go to the campaign's fallback reviewers.
+  if not delegator.active then
+    raise exception '% est désactivé(e) : ses revues ne se délèguent pas, elles vont aux relecteurs de secours de la campagne.',
+      delegator.first_name || ' ' || delegator.last_name
+      using errcode = '42501';
   end if;
   if target.status <> 'active' and not (stage = 'ra' and target.status = 'completed') then
     raise exception 'La campagne « % » n''est pas en cours : ses revues ne peuvent pas être déléguées.', target.name
@@ -525,6 +542,39 @@ begin
   );
 end;
 $$;
+
+-- A leaver's live delegations, given or received, end when they are deactivated (each audited); reactivating them does
+-- not revive them.
+create function private.end_delegations_of_leaver() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  ended record;
+begin
+  for ended in
+    update public.review_delegations d
+       set revoked_at = private.clock(), revoked_by = auth.uid()
+     where new.id in (d.delegator_id, d.delegate_id) and d.revoked_at is null and d.ends_on >= current_date
+    returning d.id, d.campaign_id, d.delegator_id, d.delegate_id
+  loop
+    perform private.write_audit(
+      'revoke_delegation', 'review_delegations', ended.id::text,
+      jsonb_build_object('campaign_id', ended.campaign_id, 'delegator_id', ended.delegator_id,
+                         'delegate_id', ended.delegate_id, 'reason', 'Compte désactivé')
+    );
+  end loop;
+  return null;
+end;
+$$;
+
+revoke execute on function private.end_delegations_of_leaver() from public;
+
+create trigger users_end_delegations_of_leaver
+  after update of active on public.users
+  for each row
+  when (old.active and not new.active)
+  execute function private.end_delegations_of_leaver();
 
 -- rpc('my_delegations') → the delegations the caller gave or received, newest first, with both names, the campaign,
 -- how many items (null: all) and whether it is still in force.
@@ -683,6 +733,8 @@ as $$
        when 'bpo_groupe' then i.bpo_groupe_id
        when 'ra' then i.ra_id
      end
+     -- An item the reviewer answered for at another stage went to the fallback reviewers (four eyes).
+     and private.answered_other_stage(i.right_id, i.campaign_id, array[p_reviewer], p_stage) is null
   having count(*) > 0
 $$;
 
@@ -728,6 +780,9 @@ begin
   select * into caller from public.users u where u.id = auth.uid();
   if caller.id is null then
     raise exception 'Vous devez être connecté.' using errcode = '42501';
+  end if;
+  if not caller.active then
+    raise exception 'Votre compte est désactivé : vous ne pouvez plus signer de revue.' using errcode = '42501';
   end if;
   if p_stage is null or p_stage = 'user' or p_stage is distinct from private.review_stage_for(caller.role) then
     raise exception 'Vous ne revoyez pas les droits à cette étape.' using errcode = '42501';

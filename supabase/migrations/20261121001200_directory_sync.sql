@@ -1,7 +1,7 @@
 -- Directory synchronisation: the directory and the applications loaded from files, leavers deactivated (never
 -- deleted), and the list of people to invite. The users' active, deactivated_at and deactivated_by columns are in
 -- 20261121000200_directory.sql, with the table; the reviewers' « Refuser » recommendation for a leaver's rights is in
--- 20261121000800_reviews.sql and the RSSI's risk « Comptes désactivés avec droits actifs » in 20261121000900_reporting.sql.
+-- 20261121000800_reviews.sql and the RSSI's risk « Comptes expirés » in 20261121000900_reporting.sql.
 --
 -- Both imports are all or nothing: every line is checked first, each problem reported in French with its line number
 -- (the header being line 1, as the browser counts them); if any line is wrong, nothing is written. With p_dry_run the

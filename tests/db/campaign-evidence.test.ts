@@ -5,13 +5,15 @@ import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
 import { actAs, attempt, campaignIds, type Actor } from './support/actors'
 import { createApplication, createDraftCampaign, createRight, decide, expectRefused, one, roles } from './support/fixtures'
+import { listedFigures } from './support/review-figures'
 
 interface Evidence {
   campaign: { id: string; name: string; status: string; created_by_name: string | null; application_name: string | null }
   started: { at: string; by_name: string } | null
   completed: { at: string; by_name: string } | null
   items: number
-  decided: number
+  reviewed: number
+  undecided: number
   progress: number | null
   by_status: Record<string, number>
   stages: { stage: string; approved: number; refused: number; awaiting: number }[]
@@ -75,18 +77,10 @@ describe('who has the pack, and of which campaigns', () => {
 describe("the seed's completed campaign", () => {
   it('counts what the campaign list and the items say', async () => {
     const pack = await packOf('rssi', campaignIds.completed)
-    const listed = await actAs(db, 'rssi', (tx) =>
-      one<{ rights_count: number; decided_count: number; progress: number | null }>(
-        tx,
-        'select rights_count, decided_count, progress from public.campaign_progress where campaign_id = $1',
-        [campaignIds.completed],
-      ),
-    )
-    expect({ items: pack.items, decided: pack.decided, progress: pack.progress }).toEqual({
-      items: listed.rights_count,
-      decided: listed.decided_count,
-      progress: listed.progress,
-    })
+    const listed = await listedFigures(db, 'rssi', campaignIds.completed)
+    expect({ items: pack.items, reviewed: pack.reviewed, undecided: pack.undecided, progress: pack.progress }).toEqual(listed)
+    // 3 of 17 reviewed before Terminer, which sent the other 14 to the RA: never 100 %.
+    expect(listed).toEqual({ items: 17, reviewed: 3, undecided: 14, progress: 18 })
     const { rows } = await db.query<{ status: string; n: number }>(
       'select status::text, count(*)::integer as n from public.campaign_items where campaign_id = $1 group by status',
       [campaignIds.completed],
@@ -139,7 +133,8 @@ describe('a campaign made here, decided and completed', () => {
   it('counts the final outcome and each stage', async () => {
     const pack = await packOf('admin', campaignId)
     expect(pack.items).toBe(3)
-    expect(pack.decided).toBe(3)
+    // The refusal reached an outcome; the manager's approval awaited the BPO Métier when Terminer came.
+    expect({ reviewed: pack.reviewed, undecided: pack.undecided, progress: pack.progress }).toEqual({ reviewed: 1, undecided: 2, progress: 33 })
     // Terminer sent the two items still short of a final decision to the RA; the refused one was treated.
     expect(pack.by_status).toEqual({ treated: 1, treatment_required: 2 })
     const stage = (name: string) => pack.stages.find((s) => s.stage === name)

@@ -126,9 +126,13 @@ describe('starting a campaign makes its record', () => {
 
     expect(await decide(db, 'manager', right, 'refused_manager')).toMatchObject({ ok: true })
     await setStatus(first, 'completed')
+    // A refusal stays with the RA until treated.
+    expect(await one(db, `select campaign_id from public.user_rights where id = $1`, [right])).toEqual({ campaign_id: first })
+    expect(await count(db, `select count(*) from public.campaign_items where campaign_id = $1`, [await startedCampaign({ applicationId: application })])).toBe(0)
+    expect(await decide(db, 'ra', right, 'treated')).toMatchObject({ ok: true })
     const third = await startedCampaign({ applicationId: application })
     expect(await one(db, `select campaign_id, status::text from public.user_rights where id = $1`, [right])).toEqual({ campaign_id: third, status: 'pending' })
-    expect(await item(first, right)).toMatchObject({ status: 'refused_manager' })
+    expect(await item(first, right)).toMatchObject({ status: 'treated' })
     expect(await item(third, right)).toMatchObject({ status: 'pending' })
   })
 
@@ -354,6 +358,8 @@ describe('a completed campaign whose rights a new campaign takes over', () => {
     expect(await decide(db, 'manager', rights.refused!, 'refused_manager', 'Jamais utilisé')).toMatchObject({ ok: true })
     expect(await decide(db, 'user', rights.userOnly!, 'validated_user')).toMatchObject({ ok: true })
     await setStatus(campaign, 'completed')
+    // The RA treats what it sent her, so that a new campaign may take those rights again.
+    for (const key of ['refused', 'undecided', 'userOnly']) expect(await decide(db, 'ra', rights[key]!, 'treated')).toMatchObject({ ok: true })
 
     const readers: Actor[] = ['admin', 'rssi', 'manager', 'user', 'bpo_metier']
     const read = async () => ({
@@ -366,8 +372,10 @@ describe('a completed campaign whose rights a new campaign takes over', () => {
     expect(before.mine[0]!.rows.bpo_groupe).toMatchObject([
       { right_id: rights.final, status: 'validated_bpo_metier', manager_comment: 'Utile', bpo_metier_comment: 'Conforme', bpo_metier_decided_by_name: 'Sophie Bernard' },
     ])
-    expect(before.mine[0]!.progress).toMatchObject({ rights_count: 4, decided_count: 4, progress: 100, refused_count: 1 })
-    expect(before.seed.progress).toMatchObject({ rights_count: 17, progress: 100 })
+    // Reviewed: the approval at the last stage and the refusal; the other two went to the RA undecided.
+    // (The refusal is no longer counted as awaiting removal: the RA has treated it.)
+    expect(before.mine[0]!.progress).toMatchObject({ rights_count: 4, reviewed_count: 2, undecided_count: 2, progress: 50, refused_count: 0 })
+    expect(before.seed.progress).toMatchObject({ rights_count: 17, reviewed_count: 3, undecided_count: 14, progress: 18 })
 
     // As an administrator would: a campaign over every application and every account type, then Démarrer.
     const everything = await startedCampaign()

@@ -7,6 +7,7 @@ import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
 import { actAs, attempt, campaignIds, demo, type Actor } from './support/actors'
 import { exportRowOf, type ExportData, type ExportRow } from './support/export-rows'
+import { dashboardFigures, evidenceFigures, listedFigures, trendFigures, type ReviewFigures } from './support/review-figures'
 import {
   applicationId,
   count,
@@ -55,7 +56,8 @@ async function startedCampaign(app: string): Promise<string> {
 interface Figures {
   campaign_id: string
   rights_count: number
-  decided_count: number
+  reviewed_count: number
+  undecided_count: number
   progress: number | null
   pending_count: number
   validated_manager_count: number
@@ -64,15 +66,22 @@ interface Figures {
   refused_count: number
 }
 
-/** SPEC §4 and §2, from a list of statuses. */
-function figuresOf(campaignId: string, statuses: string[]): Figures {
+/** A refusal at any stage, or an approval at the last one (BPO Groupe): reviewed, as a running campaign counts it. */
+const REVIEWED = ['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'validated_bpo_groupe', 'treatment_required', 'treated']
+
+/**
+ * SPEC §2 and §4, from a list of statuses of a running campaign on applications with a BPO Groupe (a draft has
+ * reviewed nothing yet).
+ */
+function figuresOf(campaignId: string, statuses: string[], { draft = false } = {}): Figures {
   const n = (test: (s: string) => boolean) => statuses.filter(test).length
-  const decided = n((s) => s !== 'pending')
+  const reviewed = draft ? 0 : n((s) => REVIEWED.includes(s))
   return {
     campaign_id: campaignId,
     rights_count: statuses.length,
-    decided_count: decided,
-    progress: statuses.length === 0 ? null : Math.round((100 * decided) / statuses.length),
+    reviewed_count: reviewed,
+    undecided_count: 0,
+    progress: statuses.length === 0 ? null : Math.round((100 * reviewed) / statuses.length),
     pending_count: n((s) => s === 'pending'),
     validated_manager_count: n((s) => s === 'validated_manager'),
     validated_bpo_metier_count: n((s) => s === 'validated_bpo_metier'),
@@ -81,8 +90,10 @@ function figuresOf(campaignId: string, statuses: string[]): Figures {
   }
 }
 
+const FIGURES = 'campaign_id::text, rights_count, reviewed_count, undecided_count, progress, pending_count, validated_manager_count, validated_bpo_metier_count, validated_count, refused_count'
+
 function figures(actor: Actor, campaignId: string): Promise<Figures> {
-  return actAs(db, actor, (tx) => one<Figures>(tx, `select campaign_id::text, rights_count, decided_count, progress, pending_count, validated_manager_count, validated_bpo_metier_count, validated_count, refused_count from public.campaign_progress where campaign_id = $1`, [campaignId]))
+  return actAs(db, actor, (tx) => one<Figures>(tx, `select ${FIGURES} from public.campaign_progress where campaign_id = $1`, [campaignId]))
 }
 
 describe('campaign figures', () => {
@@ -114,7 +125,8 @@ describe('campaign figures', () => {
 
   it('counts every right of the campaign for admin and rssi: progress, the three Excel counts, validated and refused', async () => {
     const expected = figuresOf(campaign, await statusesOf('campaign_id = $1', [campaign]))
-    expect(expected).toMatchObject({ rights_count: 7, decided_count: 4, progress: 57, pending_count: 3, validated_count: 3, refused_count: 1 })
+    // Only the refusal reached an outcome: the approvals wait for the next stage.
+    expect(expected).toMatchObject({ rights_count: 7, reviewed_count: 1, undecided_count: 0, progress: 14, pending_count: 3, validated_count: 3, refused_count: 1 })
     expect(await figures('admin', campaign)).toEqual(expected)
     expect(await figures('rssi', campaign)).toEqual(expected)
     expect(await figures('bpo_metier', campaign), 'the application’s BPO Métier reads every right of it').toEqual(expected)
@@ -127,16 +139,14 @@ describe('campaign figures', () => {
 
   it('lists every campaign, a campaign without rights at null progress, and agrees with the seed’s items', async () => {
     const draft = await createDraftCampaign(db)
-    const rows = await actAs(db, 'admin', async (tx) => (await tx.query<Figures>(`select campaign_id::text, rights_count, decided_count, progress, pending_count, validated_manager_count, validated_bpo_metier_count, validated_count, refused_count from public.campaign_progress`)).rows)
+    const rows = await actAs(db, 'admin', async (tx) => (await tx.query<Figures>(`select ${FIGURES} from public.campaign_progress`)).rows)
     const campaigns = (await db.query<{ id: string }>(`select id::text from public.campaigns`)).rows.map((r) => r.id)
     expect(rows.map((r) => r.campaign_id).sort()).toEqual(campaigns.sort())
-    expect(rows.find((r) => r.campaign_id === draft)).toEqual(figuresOf(draft, []))
+    expect(rows.find((r) => r.campaign_id === draft)).toEqual(figuresOf(draft, [], { draft: true }))
     // A started campaign counts its own items: last year's keeps the rights this quarter's campaign took over since.
-    for (const id of [campaignIds.active, campaignIds.completed]) {
-      const items = (await db.query<{ status: string }>(`select status::text from public.campaign_items where campaign_id = $1`, [id])).rows
-      expect(rows.find((r) => r.campaign_id === id)).toEqual(figuresOf(id, items.map((i) => i.status)))
-    }
-    expect(rows.find((r) => r.campaign_id === campaignIds.completed)).toMatchObject({ rights_count: 17, progress: 100 })
+    const items = (await db.query<{ status: string }>(`select status::text from public.campaign_items where campaign_id = $1`, [campaignIds.active])).rows
+    expect(rows.find((r) => r.campaign_id === campaignIds.active)).toEqual(figuresOf(campaignIds.active, items.map((i) => i.status)))
+    expect(rows.find((r) => r.campaign_id === campaignIds.completed)).toMatchObject({ rights_count: 17, reviewed_count: 3, undecided_count: 14, progress: 18 })
     expect(await statusesOf('campaign_id = $1', [campaignIds.completed])).toHaveLength(7)
   })
 
@@ -149,9 +159,93 @@ describe('campaign figures', () => {
        select $1, $2, 'Rôle ' || g, ($3::text[])[1 + g % 6]::public.right_status, $4 from generate_series(1, 2400) g`,
       [demo.user.id, bulkApp, statuses, bulk],
     )
-    const expected = figuresOf(bulk, Array.from({ length: 2400 }, (_, i) => statuses[(i + 1) % 6]!))
+    const expected = figuresOf(bulk, Array.from({ length: 2400 }, (_, i) => statuses[(i + 1) % 6]!), { draft: true })
     expect(await figures('rssi', bulk)).toEqual(expected)
-    expect(expected).toMatchObject({ rights_count: 2400, pending_count: 400, progress: 83 })
+    // A draft has reviewed nothing yet, whatever the statuses its rights carry from before.
+    expect(expected).toMatchObject({ rights_count: 2400, pending_count: 400, reviewed_count: 0, progress: 0 })
+  })
+})
+
+// ─── Revus, and non décidés à la clôture ────────────────────────────────────────────────────────────────────────────
+
+describe('what a review came to: revus, and non décidés à la clôture (transmis au RA)', () => {
+  /** The campaign list, the RSSI trends and, once it is closed, the evidence pack, which must all say the same. */
+  async function everywhere(campaignId: string, closed: boolean): Promise<ReviewFigures> {
+    const listed = await listedFigures(db, 'admin', campaignId)
+    expect(await listedFigures(db, 'rssi', campaignId)).toEqual(listed)
+    expect(await trendFigures(db, campaignId), 'rssi_trends').toEqual(listed)
+    if (closed) expect(await evidenceFigures(db, campaignId), 'campaign_evidence').toEqual(listed)
+    else expect((await dashboardFigures(db, campaignId))?.whole, 'rssi_dashboard').toEqual({ items: listed.items, reviewed: listed.reviewed, progress: listed.progress })
+    return listed
+  }
+
+  it('« Revue annuelle 2025 »: 17 items, 3 revus (18 %), 14 non décidés à la clôture, in the list, the RSSI dashboard and the pack', async () => {
+    expect(await everywhere(campaignIds.completed, true)).toEqual({ items: 17, reviewed: 3, undecided: 14, progress: 18 })
+    // Those 14 are the items Terminer sent to the RA, whatever the RA did with them since.
+    expect(await count(db, `select count(*) from public.campaign_items where campaign_id = $1 and undecided_at_closure`, [campaignIds.completed])).toBe(14)
+  })
+
+  it('a campaign whose items were approved by the manager only, then closed, is not reviewed at all', async () => {
+    const app = await createApplication(db)
+    const rights = [await createRight(db, { applicationId: app, campaignId: null }), await createRight(db, { applicationId: app, campaignId: null })]
+    const campaign = await startedCampaign(app)
+    for (const right of rights) await carry(right, [['manager', 'validated_manager']])
+    expect(await everywhere(campaign, false)).toEqual({ items: 2, reviewed: 0, undecided: 0, progress: 0 })
+    await setStatus(campaign, 'completed')
+    expect(await everywhere(campaign, true)).toEqual({ items: 2, reviewed: 0, undecided: 2, progress: 0 })
+  })
+
+  it('counts a refusal at any stage and an approval at the last stage, while the campaign runs and once it is closed', async () => {
+    const withGroupe = await createApplication(db)
+    // No BPO Groupe: the BPO Métier's approval is the last one, and Terminer leaves it validated.
+    const withoutGroupe = await createApplication(db, { bpoGroupe: null })
+    const right = async (app: string) => createRight(db, { applicationId: app, campaignId: null })
+    const r = {
+      final: await right(withGroupe),
+      refusedByHolder: await right(withGroupe),
+      refusedByGroupe: await right(withGroupe),
+      treatedDuring: await right(withGroupe),
+      shortOfGroupe: await right(withGroupe),
+      pending: await right(withGroupe),
+      finalAtMetier: await right(withoutGroupe),
+      shortOfMetier: await right(withoutGroupe),
+    }
+    const campaign = await startedCampaign(withGroupe)
+    const other = await startedCampaign(withoutGroupe)
+    await carry(r.final, [['manager', 'validated_manager'], ['bpo_metier', 'validated_bpo_metier'], ['bpo_groupe', 'validated_bpo_groupe']])
+    await carry(r.refusedByHolder, [['user', 'refused_user']])
+    await carry(r.refusedByGroupe, [['manager', 'validated_manager'], ['bpo_metier', 'validated_bpo_metier'], ['bpo_groupe', 'refused_bpo_groupe']])
+    await carry(r.treatedDuring, [['manager', 'refused_manager'], ['ra', 'treated']])
+    await carry(r.shortOfGroupe, [['manager', 'validated_manager'], ['bpo_metier', 'validated_bpo_metier']])
+    await carry(r.finalAtMetier, [['manager', 'validated_manager'], ['bpo_metier', 'validated_bpo_metier']])
+    await carry(r.shortOfMetier, [['manager', 'validated_manager']])
+
+    // Running: 4 of 6 and 1 of 2, nothing undecided at a closure yet; the RSSI dashboard's scope says the same.
+    expect(await everywhere(campaign, false)).toEqual({ items: 6, reviewed: 4, undecided: 0, progress: 67 })
+    expect(await everywhere(other, false)).toEqual({ items: 2, reviewed: 1, undecided: 0, progress: 50 })
+    expect((await dashboardFigures(db, other, { applicationId: withoutGroupe }))?.scope).toEqual({ items: 2, reviewed: 1, progress: 50 })
+    expect(await trendFigures(db, other, { applicationId: withoutGroupe })).toEqual({ items: 2, reviewed: 1, undecided: 0, progress: 50 })
+
+    await setStatus(campaign, 'completed')
+    await setStatus(other, 'completed')
+    // The RA treats what Terminer sent them: still not reviewed.
+    await carry(r.shortOfGroupe, [['ra', 'treated']])
+    expect(await everywhere(campaign, true)).toEqual({ items: 6, reviewed: 4, undecided: 2, progress: 67 })
+    expect(await everywhere(other, true)).toEqual({ items: 2, reviewed: 1, undecided: 1, progress: 50 })
+    const flagged = await db.query<{ right_id: string }>(
+      `select right_id::text from public.campaign_items where campaign_id = any($1::uuid[]) and undecided_at_closure order by right_id`,
+      [[campaign, other]],
+    )
+    expect(flagged.rows.map((row) => row.right_id)).toEqual([r.shortOfGroupe, r.pending, r.shortOfMetier].sort())
+
+    // A BPO Groupe named afterwards changes nothing of a closed campaign: Terminer judged by the application then.
+    await db.query(`update public.applications set bpo_groupe_id = $2 where id = $1`, [withoutGroupe, demo.bpo_groupe.id])
+    expect(await everywhere(other, true)).toEqual({ items: 2, reviewed: 1, undecided: 1, progress: 50 })
+  })
+
+  it('counts, for anyone else, what they may read of the same items', async () => {
+    // The demo user holds two of the seed campaign's items: the one the BPO Groupe approved and one Terminer sent on.
+    expect(await listedFigures(db, 'user', campaignIds.completed)).toEqual({ items: 5, reviewed: 1, undecided: 4, progress: 20 })
   })
 })
 
@@ -280,6 +374,8 @@ describe('Excel export rows', () => {
     const lastYear = await startedCampaign(yearApp)
     await carry(right, [['manager', 'validated_manager', 'Ancienne campagne']])
     await setStatus(lastYear, 'completed')
+    // Undecided at the close, it went to the RA, who kept it: this year's campaign may take it.
+    await carry(right, [['ra', 'treated', 'Droit maintenu']])
     const thisYear = await startedCampaign(yearApp)
 
     expect(await exportPage('admin', thisYear, 'manager')).toMatchObject([{ right_id: right, status: 'pending', manager_decision: null, manager_comment: null }])

@@ -185,6 +185,7 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
           : type === 'text' ? `coalesce(${name}, '') || ' (modifié)'`
           : type === 'timestamp with time zone' ? `coalesce(${name}, now()) - interval '1 day'`
           : type === 'account_type' ? `case when ${name} = 'standard' then 'privileged'::public.account_type else 'standard' end`
+          : type === 'boolean' ? `not ${name}`
           : undefined
         expect(changed, `${table}.${name} (${type})`).toBeDefined()
         const outcome = await asOwner(db, `update public.${table} set ${name} = ${changed} where id = $1`, [table === 'user_rights' ? c.spare : item])
@@ -216,12 +217,24 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
     expect(await count(db, `select count(*) from public.user_rights where campaign_id = $1 and user_id = $2`, [c.campaign, account])).toBe(3)
   })
 
-  it('a new campaign on its application takes its rights along at the start, and it keeps its decisions', async () => {
+  it('a new campaign on its application leaves its rights with the RA until treated, then takes them along, and it keeps its decisions', async () => {
+    const waiting = await db.query<{ id: string }>(
+      `select id::text from public.user_rights where campaign_id = $1 and private.awaits_treatment(status) order by id`,
+      [c.campaign],
+    )
+    expect(waiting.rows.length).toBeGreaterThan(0)
+    const early = await createDraftCampaign(db, { applicationId: c.application })
+    await setStatus(early, 'active')
+    const stayed = await db.query<{ id: string }>(`select id::text from public.user_rights where campaign_id = $1 order by id`, [c.campaign])
+    expect(stayed.rows).toEqual(waiting.rows)
+    await setStatus(early, 'completed')
+    for (const { id } of waiting.rows) expect(await decide(db, 'ra', id, 'treated')).toMatchObject({ ok: true })
+
     const decisions = await count(db, `select count(*) from public.right_decisions where campaign_id = $1`, [c.campaign])
     const next = await createDraftCampaign(db, { applicationId: c.application })
     await setStatus(next, 'active')
     expect(await count(db, `select count(*) from public.user_rights where campaign_id = $1`, [c.campaign])).toBe(0)
-    expect(await count(db, `select count(*) from public.user_rights where campaign_id = $1 and status = 'pending'`, [next])).toBe(4) // with the one added outside any campaign
+    expect(await count(db, `select count(*) from public.user_rights where campaign_id = $1 and status = 'pending'`, [next])).toBe(waiting.rows.length)
     expect(await count(db, `select count(*) from public.right_decisions where campaign_id = $1`, [c.campaign])).toBe(decisions)
   })
 })

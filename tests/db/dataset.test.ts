@@ -156,6 +156,22 @@ describe('integrity', () => {
       where i.id is null or (i.campaign_id, i.right_id) is distinct from (d.campaign_id, d.right_id)`)).toBe(0)
   })
 
+  it('marks the items a completion sent to the RA undecided, and only those, as Terminer does', async () => {
+    const refused = `exists (select 1 from public.right_decisions d
+                              where d.item_id = i.id and d.decision = 'refused' and d.stage <> 'ra')`
+    expect(await count(db, `select count(*) from public.campaign_items i where i.undecided_at_closure`)).toBeGreaterThan(0)
+    // Flagged: in a closed campaign, never refused at a review stage, with the RA (treated or not).
+    expect(await count(db, `
+      select count(*) from public.campaign_items i join public.campaigns c on c.id = i.campaign_id
+       where i.undecided_at_closure
+         and (c.status not in ('completed', 'archived') or ${refused} or i.status not in ('treatment_required', 'treated'))`)).toBe(0)
+    // Not flagged in a closed campaign: approved at the last stage, or refused at some stage.
+    expect(await count(db, `
+      select count(*) from public.campaign_items i join public.campaigns c on c.id = i.campaign_id
+       where not i.undecided_at_closure and c.status in ('completed', 'archived')
+         and i.status not in ('validated_bpo_groupe', 'validated_bpo_metier') and not ${refused}`)).toBe(0)
+  })
+
   it('gives every application owners of the matching roles and everyone but the head a manager, 3 to 5 levels down', async () => {
     expect(await count(db, `select count(*) from public.applications a where
       (select role from public.users where id = a.ra_id) <> 'ra'
@@ -302,11 +318,23 @@ describe('after the load', () => {
       await tx.query('select public.validate_user_right($1, $2::public.right_status)', [first.right_id, first.approve_status])
     })
     expect(await count(db, 'select count(*) from public.audit_logs')).toBe(before + 1)
-    // The loaded events and the new one, each with its search text (private.index_audit_search's expression).
+    // The loaded events and the new one, each with its search text (private.index_audit_search's expression, the names
+    // its sentence shows included: nothing was renamed since).
     expect(await count(db, `
       select count(*) from public.audit_logs l join private.audit_search s on s.id = l.search_id
        where s.body = coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action || chr(10)
-                      || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text`)).toBe(before + 1)
+                      || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text || chr(10)
+                      || private.audit_search_names(l.action, l.resource_type, l.resource_id, l.details)`)).toBe(before + 1)
+    const decision = await one<{ body: string; holder: string; application: string; role: string; campaign: string }>(db, `
+      select s.body, d.holder_name as holder, d.application_name as application, d.role_name as role, c.name as campaign
+        from public.audit_logs l
+        join private.audit_search s on s.id = l.search_id
+        join public.right_decisions d on d.id = (l.details ->> 'decision_id')::uuid
+        join public.campaigns c on c.id = d.campaign_id
+       where l.action = 'decide'
+       order by l.id
+       limit 1`)
+    for (const name of [decision.holder, decision.application, decision.role, decision.campaign]) expect(decision.body).toContain(name)
     const verdict = await actAs(db, 'service_role', (tx) => one<{ v: Record<string, unknown> }>(tx, 'select public.verify_audit_chain() as v'))
     expect(verdict.v).toMatchObject({ intact: true, rows_checked: before + 1, head_id: before + 1 })
   })

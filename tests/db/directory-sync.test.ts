@@ -299,7 +299,7 @@ describe('leavers', () => {
     await decide(db, { id: leaver.id, email: leaver.email }, rightId, 'approved')
 
     const before = await risk()
-    expect(before).toMatchObject({ key: 'deactivated', label: 'Comptes désactivés avec droits actifs' })
+    expect(before).toMatchObject({ key: 'expired', label: 'Comptes expirés' })
     expect((await queued()).recommendation).toBe('Jamais utilisé')
 
     await actAs(db, 'admin', (tx) => tx.query(`select public.set_user_active($1, false)`, [leaver.id]))

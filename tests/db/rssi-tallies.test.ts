@@ -1,11 +1,12 @@
 // The RSSI dashboard reads, without a search, what the database tallies as the rights and decisions change
 // (20261121000900_reporting.sql, « RSSI dashboard: tallies »). After every step of a random workload (decisions along
 // the whole workflow, imports, relabelling, last uses, deletions, campaign starts and completions, leavers, deleted
-// profiles, decisions moved in time) the tallies equal a full count of the rows, and the dashboard's figures, under
+// profiles, decisions moved in time, second rights and accounts, separation-of-duties rights and rules) the tallies and
+// the risk sets (« RSSI dashboard: risk sets ») equal a full count of the rows, and the dashboard's figures, under
 // filters and windows in several time zones, equal the same figures counted straight from the rows, and so do the
 // trends' charts (rssi_trends: each campaign's items, the decisions per day there, the running items per stage). On
 // PostgreSQL, reviewers deciding at once on several connections, while rights are imported, leave the tallies exact
-// and every decision taken.
+// and every decision taken, and writers of one person's rights at once leave the risk sets exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPglite, prepareDatabase, type Database } from '../../supabase/local/database'
 import { loadLargeDataset } from '../../supabase/local/dataset'
@@ -67,14 +68,32 @@ async function tallyMismatches(db: Database): Promise<Record<string, number>> {
       `select count(*) from public.right_decisions d join public.user_rights r on r.id = d.right_id
         where r.account_type <> d.account_type and not exists (select 1 from private.relabelled_rights x where x.right_id = r.id)`,
     ),
+    // The risk sets the database keeps, against their definitions evaluated over every right and rule.
+    roleConflicts: await differ(
+      `select rule_id, user_id from private.role_conflicts`,
+      `select rule_id, user_id from private.role_conflicts_of(null, null, null)`,
+    ),
+    duplicates: await differ(
+      `select right_id, user_id, application_id from private.duplicate_rights`,
+      `select right_id, user_id, application_id from private.duplicate_rights_of(null)`,
+    ),
   }
 }
 
-const exact = { rights: 0, usage: 0, decisions: 0, scopesMissing: 0, relabelledMissing: 0 }
+const exact = { rights: 0, usage: 0, decisions: 0, scopesMissing: 0, relabelledMissing: 0, roleConflicts: 0, duplicates: 0 }
 
 interface View {
   filters: [string | null, string | null, string | null, string | null, string]
 }
+
+/**
+ * A running campaign's right or item whose review reached an outcome (« revu »): refused at some stage, treated by the
+ * RA since, or approved at the last stage, BPO Groupe, or BPO Métier where the application has no BPO Groupe.
+ */
+const reviewed = (row: string) =>
+  `(${row}.status::text like 'refused%' or ${row}.status in ('validated_bpo_groupe', 'treatment_required', 'treated')
+    or (${row}.status = 'validated_bpo_metier'
+        and not exists (select 1 from public.applications a where a.id = ${row}.application_id and a.bpo_groupe_id is not null)))`
 
 /** The dashboard's figures counted straight from the rows, as the database owner, in the shape of figures() below. */
 async function counted(db: Database, [application, type, from, to, zone]: View['filters']) {
@@ -103,16 +122,32 @@ async function counted(db: Database, [application, type, from, to, zone]: View['
                            from (select application_id, count(*) as n, count(*) filter (where status::text like 'validated%') as v
                                    from s group by 1) x),
        'risks', jsonb_build_array(
+         -- Comptes expirés, Comptes inactifs
          (select count(*) from s join public.users u on u.id = s.user_id where not u.active and s.status <> 'treated'),
          (select count(*) from s where s.last_used_at is null or s.last_used_at < now() - interval '90 days'),
-         (select count(*) from s where s.status::text like 'refused%'),
-         (select count(*) from s where s.status = 'treatment_required'),
-         (select count(*) from s where s.status = 'pending')),
+         -- Rôles incompatibles: per enabled rule, the people holding two of its names in its scope (its application,
+         -- or the filtered one for a global rule); the account type does not apply
+         (select count(*)
+            from public.control_rules r
+            cross join lateral (
+              select ur.user_id from public.user_rights ur
+               where jsonb_typeof(r.parameters -> 'incompatible_roles') = 'array'
+                 and ur.role_name in (select btrim(e #>> '{}') from jsonb_array_elements(r.parameters -> 'incompatible_roles') e
+                                       where jsonb_typeof(e) = 'string')
+                 and ur.application_id = coalesce(r.application_id, $1::uuid, ur.application_id)
+               group by ur.user_id having count(distinct ur.role_name) >= 2
+            ) h
+           where r.enabled and ($1::uuid is null or r.application_id is null or r.application_id = $1)),
+         -- Doublons: another right of the holder on the application, of the same role or another account type
+         (select count(*) from s
+           where exists (select 1 from public.user_rights o
+                          where o.user_id = s.user_id and o.application_id = s.application_id and o.id <> s.id
+                            and (o.account_type <> s.account_type or lower(btrim(o.role_name)) = lower(btrim(s.role_name)))))),
        'active', (select coalesce(jsonb_agg(jsonb_build_array(c.id,
                     (select count(*) from public.campaign_items i where i.campaign_id = c.id),
-                    (select count(*) from public.campaign_items i where i.campaign_id = c.id and i.status <> 'pending'),
+                    (select count(*) from public.campaign_items i where i.campaign_id = c.id and ${reviewed('i')}),
                     (select count(*) from s where s.campaign_id = c.id),
-                    (select count(*) from s where s.campaign_id = c.id and s.status <> 'pending'))), '[]')
+                    (select count(*) from s where s.campaign_id = c.id and ${reviewed('s')}))), '[]')
                     from camps c where c.status = 'active'),
        'activity', (select jsonb_build_array(count(*), count(*) filter (where d.decision = 'approved'),
                                              count(*) filter (where d.decision = 'refused'))
@@ -260,6 +295,7 @@ describe('the RSSI dashboard tallies under a random workload', () => {
     const applications = [await createApplication(db), await createApplication(db), await createApplication(db)]
     const allApplications = await ids(db, `select id from public.applications`)
     const people: string[] = [demo.user.id]
+    const sodRoles = ['Saisie', 'Approbation', 'Contrôle']
     const steps: Record<string, () => Promise<unknown>> = {
       // A right added to the running campaign, or to the inventory only.
       import: async () =>
@@ -366,6 +402,59 @@ describe('the RSSI dashboard tallies under a random workload', () => {
         const [gone] = people.splice(1 + Math.floor(random.next() * (people.length - 1)), 1)
         await db.query(`delete from public.users where id = $1`, [gone])
       },
+      // A second right of a held role (another case, a trailing space) or a second account (another account type).
+      twin: async () => {
+        const held = await one<{ user_id: string; application_id: string; role_name: string }>(
+          db,
+          `select user_id, application_id, role_name from public.user_rights order by random() limit 1`,
+        )
+        const sameRole = random.next() < 0.5
+        const role = held.role_name === held.role_name.toUpperCase() ? held.role_name.toLowerCase() : held.role_name.toUpperCase()
+        return attempt(db, 'admin', (tx) =>
+          tx.query(
+            `insert into public.user_rights (user_id, application_id, role_name, account_type, campaign_id)
+             values ($1, $2, $3, $4::public.account_type, null)`,
+            [held.user_id, held.application_id, sameRole ? `${role} ` : `Autre ${held.role_name}`, random.pick(accountTypes)],
+          ),
+        )
+      },
+      // A right under a role that separation-of-duties rules name.
+      conflict: async () =>
+        attempt(db, 'admin', (tx) =>
+          tx.query(
+            `insert into public.user_rights (user_id, application_id, role_name, campaign_id) values ($1, $2, $3, null)
+             on conflict do nothing`,
+            [random.pick(people), random.pick(applications), random.pick(sodRoles)],
+          ),
+        ),
+      // A separation-of-duties rule added, switched on or off, given other names, moved to one application, or removed.
+      rule: async () => {
+        const existing = await ids(db, `select id from public.control_rules where name like 'Tally SoD %'`)
+        const names = () => JSON.stringify({ incompatible_roles: sodRoles.filter(() => random.next() < 0.6) })
+        const choice = random.next()
+        if (existing.length === 0 || choice < 0.3) {
+          const application = random.next() < 0.5 ? random.pick(applications) : null
+          return attempt(db, 'admin', (tx) =>
+            tx.query(`insert into public.control_rules (name, global, application_id, parameters, enabled) values ($1, $2, $3, $4::jsonb, $5)`, [
+              `Tally SoD ${existing.length}-${Math.floor(random.next() * 1e6)}`,
+              application === null,
+              application,
+              names(),
+              random.next() < 0.7,
+            ]),
+          )
+        }
+        const rule = random.pick(existing)
+        const change =
+          choice < 0.55
+            ? `update public.control_rules set enabled = not enabled where id = $1`
+            : choice < 0.8
+              ? `update public.control_rules set parameters = '${names()}'::jsonb where id = $1`
+              : choice < 0.9
+                ? `update public.control_rules set global = false, application_id = '${random.pick(applications)}' where id = $1`
+                : `delete from public.control_rules where id = $1`
+        return attempt(db, 'admin', (tx) => tx.query(change, [rule]))
+      },
     }
     const reached: Record<string, boolean> = {}
     const kinds = Object.keys(steps)
@@ -381,7 +470,9 @@ describe('the RSSI dashboard tallies under a random workload', () => {
                          where r.account_type <> d.account_type) as relabelled,
                 exists (select 1 from public.users where not active) as leavers,
                 exists (select 1 from public.campaigns where status = 'completed') as completed,
-                exists (select 1 from private.decisions_tally) as folded`,
+                exists (select 1 from private.decisions_tally) as folded,
+                exists (select 1 from private.role_conflicts) as conflicts,
+                exists (select 1 from private.duplicate_rights) as duplicates`,
       )
       for (const [what, yes] of Object.entries(now)) reached[what] = Boolean(reached[what]) || yes
       const from = random.next() < 0.2 ? null : shift(-Math.floor(random.next() * 45))
@@ -399,8 +490,9 @@ describe('the RSSI dashboard tallies under a random workload', () => {
       }
     }
     // The workload reached, at some step, the cases the tallies treat apart: decisions whose right is gone, decisions
-    // whose right was relabelled since, leavers, closed campaigns; and deltas were folded into the totals.
-    expect(reached).toEqual({ orphaned: true, relabelled: true, leavers: true, completed: true, folded: true })
+    // whose right was relabelled since, leavers, closed campaigns; and deltas were folded into the totals; and the risk
+    // sets held separation-of-duties violations and duplicates.
+    expect(reached).toEqual({ orphaned: true, relabelled: true, leavers: true, completed: true, folded: true, conflicts: true, duplicates: true })
   }, 300_000)
 
   it("count a decision near an hour's edge in exactly the windows that hold it", async () => {
@@ -442,7 +534,16 @@ describe('the RSSI dashboard tallies under a random workload', () => {
   })
 
   it('are read by no API role, only through the functions that check the RSSI role', async () => {
-    for (const table of ['rights_tally', 'rights_tally_delta', 'usage_tally', 'decisions_tally', 'decided_scopes', 'relabelled_rights']) {
+    for (const table of [
+      'rights_tally',
+      'rights_tally_delta',
+      'usage_tally',
+      'decisions_tally',
+      'decided_scopes',
+      'relabelled_rights',
+      'role_conflicts',
+      'duplicate_rights',
+    ]) {
       for (const actor of ['rssi', 'admin', 'anon', 'service_role'] as const) {
         const outcome = await attempt(db, actor, (tx) => tx.query(`select count(*) from private.${table}`))
         expect(outcome, `${actor} reading ${table}`).toMatchObject({ ok: false, code: '42501' })
@@ -454,9 +555,16 @@ describe('the RSSI dashboard tallies under a random workload', () => {
       `select * from private.tallied_days(null, null, null, 'Europe/Paris')`,
       `select * from private.running_stage_decisions(null, null, null)`,
       `select * from private.search_terms('%a%')`,
+      `select private.role_conflict_count(null)`,
+      `select * from private.role_conflict_page(null, 0, 10)`,
+      `select * from private.duplicated_right_ids()`,
     ]) {
       expect(await attempt(db, 'admin', (tx) => tx.query(sql)), sql).toMatchObject({ ok: false, code: '42501', message: 'Réservé au RSSI.' })
       expect((await attempt(db, 'rssi', (tx) => tx.query(sql))).ok, sql).toBe(true)
+    }
+    // Nobody recomputes the risk sets but their triggers.
+    for (const sql of [`select private.refresh_holder_risks(array[gen_random_uuid()])`, `select private.lock_risk_sets(null)`]) {
+      expect(await attempt(db, 'rssi', (tx) => tx.query(sql)), sql).toMatchObject({ ok: false, code: '42501' })
     }
   })
 })
@@ -506,5 +614,37 @@ describe.runIf(onPostgres)('reviewers deciding at once', () => {
     expect(await tallyMismatches(db)).toEqual(exact)
     const view: View['filters'] = [null, 'privileged', null, null, 'Europe/Paris']
     expect(await figures(db, view)).toEqual(await counted(db, view))
+  })
+  it('leave the risk sets exact when two writers add one person’s rights at once, or a rule changes meanwhile', async () => {
+    const application = await createApplication(db)
+    const rule = await one<{ id: string }>(
+      db,
+      `insert into public.control_rules (name, global, parameters, enabled) values ('Concurrence', true, '{"incompatible_roles": ["Émettre", "Payer"]}', false) returning id`,
+    )
+    const holders = await Promise.all(Array.from({ length: 6 }, () => createUser(db)))
+    // Each transaction writes, then waits before it commits, so that the other's trigger runs while this one is open.
+    // As the owner and without audit entries, as bulk writers do: the audit trail's lock would otherwise order them.
+    const quietly = (text: string, params: unknown[]) =>
+      db.transaction(async (tx) => {
+        await tx.query(`select set_config('recertif.audit_suppressed', 'on', true)`)
+        await tx.query(text, params)
+        await tx.query(`select pg_sleep(0.2)`)
+      })
+    const write = (holder: string, role: string, accountType: string) =>
+      quietly(`insert into public.user_rights (user_id, application_id, role_name, account_type, campaign_id) values ($1, $2, $3, $4::public.account_type, null)`, [
+        holder,
+        application,
+        role,
+        accountType,
+      ])
+    await Promise.all([
+      ...holders.flatMap(({ id }) => [write(id, 'Émettre', 'standard'), write(id, 'Payer', 'privileged')]),
+      quietly(`update public.control_rules set enabled = true where id = $1`, [rule.id]),
+    ])
+    expect(await tallyMismatches(db)).toEqual(exact)
+    // Every holder has two accounts there, and breaks the rule.
+    const people = holders.map((h) => h.id)
+    expect(await count(db, `select count(*) from private.duplicate_rights where user_id = any($1::uuid[])`, [people])).toBe(12)
+    expect(await count(db, `select count(*) from private.role_conflicts where rule_id = $1 and user_id = any($2::uuid[])`, [rule.id, people])).toBe(6)
   })
 })

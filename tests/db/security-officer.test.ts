@@ -14,19 +14,22 @@ import {
   auditText,
   dateIn,
   DAY,
+  duplicateIds,
   inScope,
   isAtRisk,
   isCompliant,
+  isExpired,
   isFiltered,
-  isRefused,
   isValidated,
   level,
   loadAudit,
   loadCampaigns,
   loadDecisions,
   loadRights,
+  loadRules,
   overlaps,
   rate,
+  roleConflicts,
   type AuditEvent,
   type RightFilter,
   type RightRow,
@@ -54,7 +57,7 @@ interface Dashboard {
     rate: number | null
     level: string | null
   }[]
-  risks: { key: string; label: string; count: number }[]
+  risks: { key: string; label: string; count: number; ignored_filters: string[] }[]
   active_campaigns: {
     id: string
     name: string
@@ -523,9 +526,14 @@ async function auditCount(f: AuditFilter): Promise<number> {
 
 // ─── Expected figures, from the rows ─────────────────────────────────────────────────────────────────────────────
 
+/** The filters set that « Rôles incompatibles » leaves aside, as Conformité knows neither. */
+const ignoredBySeparation = (f: RightFilter) => [...(f.search?.trim() ? ['search'] : []), ...(f.accountType ? ['account_type'] : [])]
+
 async function expectedState(f: RightFilter) {
   const now = Date.now()
-  const scope = (await loadRights(db)).filter((r) => inScope(r, f))
+  const all = await loadRights(db)
+  const scope = all.filter((r) => inScope(r, f))
+  const duplicates = duplicateIds(all)
   const byApp = new Map<string, RightRow[]>()
   for (const r of scope) byApp.set(r.applicationId, [...(byApp.get(r.applicationId) ?? []), r])
   const validated = scope.filter((r) => isValidated(r.status)).length
@@ -547,12 +555,15 @@ async function expectedState(f: RightFilter) {
       }),
     ),
     risks: [
-      // No leaver in the seed: tests/db/directory-sync.test.ts counts them.
-      { key: 'deactivated', label: 'Comptes désactivés avec droits actifs', count: 0 },
-      { key: 'inactive', label: 'Comptes inactifs', count: atRisk },
-      { key: 'refused', label: 'Comptes expirés', count: scope.filter((r) => isRefused(r.status)).length },
-      { key: 'treatment_required', label: 'Rôles incompatibles', count: scope.filter((r) => r.status === 'treatment_required').length },
-      { key: 'pending', label: 'Doublons', count: scope.filter((r) => r.status === 'pending').length },
+      { key: 'expired', label: 'Comptes expirés', count: scope.filter(isExpired).length, ignored_filters: [] },
+      { key: 'inactive', label: 'Comptes inactifs', count: atRisk, ignored_filters: [] },
+      {
+        key: 'incompatible_roles',
+        label: 'Rôles incompatibles',
+        count: roleConflicts(all, await loadRules(db), f.applicationId).length,
+        ignored_filters: ignoredBySeparation(f),
+      },
+      { key: 'duplicates', label: 'Doublons', count: scope.filter((r) => duplicates.has(r.id)).length, ignored_filters: [] },
     ],
   }
 }
@@ -621,11 +632,10 @@ describe('RSSI dashboard: state figures', () => {
       reviews_completed: 0,
     })
     expect(d.risks).toEqual([
-      { key: 'deactivated', label: 'Comptes désactivés avec droits actifs', count: 0 },
-      { key: 'inactive', label: 'Comptes inactifs', count: 3 },
-      { key: 'refused', label: 'Comptes expirés', count: 1 },
-      { key: 'treatment_required', label: 'Rôles incompatibles', count: 1 },
-      { key: 'pending', label: 'Doublons', count: 2 },
+      { key: 'expired', label: 'Comptes expirés', count: 0, ignored_filters: [] }, // Alice is active
+      { key: 'inactive', label: 'Comptes inactifs', count: 3, ignored_filters: [] },
+      { key: 'incompatible_roles', label: 'Rôles incompatibles', count: 0, ignored_filters: [] }, // no listed role there
+      { key: 'duplicates', label: 'Doublons', count: 8, ignored_filters: [] }, // s8 is a second, privileged account
     ])
     expect(d.compliance_by_application).toEqual([
       { application_id: apps.small, application_name: `Kappa Small ${T}`, total_rights: 8, validated_rights: 3, rate: 38, level: 'red' },
@@ -727,7 +737,15 @@ describe('RSSI dashboard: state figures', () => {
       reviews_completed: 0,
     })
     expect(d.compliance_by_application).toEqual([])
-    expect(d.risks.map((r) => r.count)).toEqual([0, 0, 0, 0, 0])
+    // Rôles incompatibles counts as Conformité does, without the search, and says so.
+    const conflicts = (await compliance()).rules.reduce((sum, rule) => sum + (rule.violations_by_parameter.incompatible_roles ?? 0), 0)
+    expect(conflicts).toBeGreaterThan(0)
+    expect(d.risks.map((r) => [r.key, r.count, r.ignored_filters])).toEqual([
+      ['expired', 0, []],
+      ['inactive', 0, []],
+      ['incompatible_roles', conflicts, ['search']],
+      ['duplicates', 0, []],
+    ])
     expect(d.active_campaigns).toEqual([])
     expect(d.activity).toEqual({ decisions: 0, approved: 0, refused: 0 })
 
@@ -794,13 +812,14 @@ describe('RSSI dashboard: activity in the window', () => {
         name: `Campagne c1 ${T}`,
         start_date: addDays(today, -10),
         end_date: addDays(today, 20),
-        // pending, validated_user, refused_user, treated on Kappa Camp; two pending on Kappa Other
+        // pending, validated_user, refused_user, treated on Kappa Camp; two pending on Kappa Other. Reviewed: the
+        // refusal and the one the RA treated; the holder's approval awaits the manager.
         total_rights: 6,
-        reviewed_rights: 3,
-        progress: 50,
+        reviewed_rights: 2,
+        progress: 33,
         scope_rights: 4,
-        scope_reviewed_rights: 3,
-        scope_progress: 75,
+        scope_reviewed_rights: 2,
+        scope_progress: 50,
       }),
     ])
   })
@@ -820,7 +839,7 @@ describe('RSSI dashboard: activity in the window', () => {
     const c7 = d.active_campaigns.find((c) => c.id === campaigns.c7)
     expect(c7).toMatchObject({ total_rights: 0, reviewed_rights: 0, progress: null, scope_rights: 0, scope_progress: null })
     const c1 = d.active_campaigns.find((c) => c.id === campaigns.c1)
-    expect(c1).toMatchObject({ total_rights: 6, reviewed_rights: 3, progress: 50, scope_rights: 6, scope_progress: 50 })
+    expect(c1).toMatchObject({ total_rights: 6, reviewed_rights: 2, progress: 33, scope_rights: 6, scope_progress: 33 })
     expect(d.active_campaigns.some((c) => c.id === campaigns.c6)).toBe(false) // a draft is never counted
   })
 
@@ -1163,6 +1182,7 @@ describe('access: only rssi', () => {
     ['rssi_dashboard', `select public.rssi_dashboard()`],
     ['rssi_rights_export', `select * from public.rssi_rights_export()`],
     ['rssi_rights_count', `select public.rssi_rights_count()`],
+    ['rssi_risk_list', `select public.rssi_risk_list('inactive')`],
     ['rssi_compliance', `select public.rssi_compliance()`],
     ['rssi_audit_events', `select * from public.rssi_audit_events()`],
     ['rssi_audit_count', `select public.rssi_audit_count()`],
@@ -1179,21 +1199,26 @@ describe('access: only rssi', () => {
     expectRefused(await attempt(db, 'anon', (tx) => tx.query(sql)), '42501', /permission denied for function/)
   })
 
-  it('runs every function as the caller, under row-level security; only the two search helpers run as the owner, and check rssi too', async () => {
+  it('runs every function as the caller, under row-level security; only the search helpers run as the owner, and check rssi too', async () => {
     const { rows } = await db.query<{ name: string; definer: boolean }>(
       `select n.nspname || '.' || p.proname as name, p.prosecdef as definer
          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where (n.nspname = 'public' and p.proname like 'rssi\\_%')
-           or (n.nspname = 'private' and p.proname in ('rights_matching', 'audit_matching', 'few_rights_matching'))
+           or (n.nspname = 'private' and p.proname in ('rights_matching', 'audit_matching', 'audit_matching_page', 'few_rights_matching'))
         order by 1`,
     )
     expect(rows).toEqual([
       { name: 'private.audit_matching', definer: true },
+      { name: 'private.audit_matching_page', definer: true },
       { name: 'private.few_rights_matching', definer: false },
       { name: 'private.rights_matching', definer: true },
       ...calls.map(([name]) => ({ name: `public.${name}`, definer: false })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     ])
-    for (const sql of [`select * from private.rights_matching('%')`, `select * from private.audit_matching('%')`]) {
+    for (const sql of [
+      `select * from private.rights_matching('%')`,
+      `select * from private.audit_matching('%')`,
+      `select * from private.audit_matching_page('%', null, null, null, null, null, null, null, 10, 0)`,
+    ]) {
       expectRefused(await attempt(db, 'admin', (tx) => tx.query(sql)), '42501', /^Réservé au RSSI\.$/)
       expectRefused(await attempt(db, 'anon', (tx) => tx.query(sql)), '42501', /permission denied for schema private/)
     }
@@ -1208,5 +1233,234 @@ describe('access: only rssi', () => {
     const trgm = await count(db, `select count(*) from pg_available_extensions where name = 'pg_trgm'`)
     const trgmIndexes = ['user_rights_role_name_trgm_idx', 'users_email_trgm_idx', 'users_full_name_trgm_idx', 'audit_search_body_trgm_idx']
     expect(trgmIndexes.filter((i) => names.includes(i))).toEqual(trgm > 0 ? trgmIndexes : [])
+  })
+})
+
+// ─── RSSI dashboard: each risk counts what its label says, and lists it ──────────────────────────────────────────
+
+interface RiskRow {
+  id?: string
+  rule_id?: string
+  user_id: string
+  user_name: string
+  user_active: boolean
+  application_id?: string
+  role_name?: string
+  account_type?: string
+  status?: string
+  last_used_at?: string | null
+  rights?: { id: string; role_name: string; application_id: string; application_name: string }[]
+}
+
+interface RiskPage {
+  key: string
+  label: string
+  total: number
+  ignored_filters: string[]
+  rows: RiskRow[]
+}
+
+const RISKS = ['expired', 'inactive', 'incompatible_roles', 'duplicates'] as const
+
+async function riskPage(risk: string, f: RightFilter, offset: number, limit: number): Promise<RiskPage> {
+  return asRssi(
+    async (tx) =>
+      (
+        await one<{ p: RiskPage }>(
+          tx,
+          `select public.rssi_risk_list($1, $2, $3, $4::public.account_type, $5, $6) as p`,
+          [risk, f.search ?? null, f.applicationId ?? null, f.accountType ?? null, offset, limit],
+        )
+      ).p,
+  )
+}
+
+/** Every entry behind a risk, page after page as the list's buttons fetch them, and the totals each page gave. */
+async function riskAll(risk: string, f: RightFilter, limit: number): Promise<{ rows: RiskRow[]; totals: number[] }> {
+  const rows: RiskRow[] = []
+  const totals: number[] = []
+  for (let offset = 0; ; offset += limit) {
+    const page = await riskPage(risk, f, offset, limit)
+    totals.push(page.total)
+    rows.push(...page.rows)
+    if (page.rows.length < limit) return { rows, totals }
+  }
+}
+
+const conflictKey = (e: { ruleId: string; userId: string }) => `${e.ruleId}/${e.userId}`
+
+describe('RSSI dashboard: the risks count what their labels say', () => {
+  const emettre = `Emettre-${T}`
+  const payer = `Payer-${T}`
+  const auditer = `Auditer-${T}`
+  const sumOfConformite = (c: Compliance) => c.rules.reduce((sum, rule) => sum + (rule.violations_by_parameter.incompatible_roles ?? 0), 0)
+  const riskCount = async (key: string, f: DashboardArgs = {}) => (await dashboard(f)).risks.find((r) => r.key === key)!.count
+
+  beforeAll(async () => {
+    await addApplication('riskA', `Kappa Risk A ${T}`)
+    await addApplication('riskB', `Kappa Risk B ${T}`)
+    await addPerson('e', 'Emile', `Echo-${T}`)
+    await addPerson('g', 'Gina', `Golf-${T}`)
+    await addPerson('h', 'Hugo', `Hotel-${T}`)
+    await addPerson('k', 'Karl', `Kilo-${T}`)
+    const recent = `now() - interval '2 days'`
+    // Separation of duties: Emile on one application, Gina across two, Karl under a rule that is switched off.
+    await addRight('rkE1', { app: 'riskA', holder: 'e', role: emettre, lastUsed: recent })
+    await addRight('rkE2', { app: 'riskA', holder: 'e', role: payer, lastUsed: recent })
+    await addRight('rkG1', { app: 'riskA', holder: 'g', role: emettre, lastUsed: recent })
+    await addRight('rkG2', { app: 'riskB', holder: 'g', role: payer, lastUsed: recent })
+    await addRight('rkK1', { app: 'riskB', holder: 'k', role: auditer, lastUsed: recent })
+    await addRight('rkK2', { app: 'riskB', holder: 'k', role: payer, lastUsed: recent })
+    await addRule('rkApp', { app: 'riskA', parameters: { incompatible_roles: [emettre, payer] } })
+    await addRule('rkGlobal', { parameters: { incompatible_roles: [emettre, ` ${payer}`] } })
+    await addRule('rkOff', { app: 'riskB', parameters: { incompatible_roles: [auditer, payer] }, enabled: false })
+    // Duplicates: the same role twice (case and a trailing space aside), and a second, privileged account. Karl's two
+    // roles of one account are not.
+    await addRight('rkE3', { app: 'riskB', holder: 'e', role: `Lecteur-${T}`, lastUsed: recent })
+    await addRight('rkE4', { app: 'riskB', holder: 'e', role: `lecteur-${T} `, lastUsed: recent })
+    await addRight('rkG3', { app: 'riskA', holder: 'g', role: `Admin-${T}`, accountType: 'privileged', lastUsed: recent })
+    await addRight('rkK3', { app: 'riskA', holder: 'k', role: `Lire-${T}`, lastUsed: recent })
+    await addRight('rkK4', { app: 'riskA', holder: 'k', role: `Ecrire-${T}`, lastUsed: recent })
+    // A leaver's rights, one of them already treated by the RA.
+    await addRight('rkH1', { app: 'riskB', holder: 'h', role: `Compta-${T}`, status: 'pending' })
+    await addRight('rkH2', { app: 'riskB', holder: 'h', role: `Paie-${T}`, status: 'refused_manager', lastUsed: recent })
+    await addRight('rkH3', { app: 'riskB', holder: 'h', role: `Achats-${T}`, status: 'treated', lastUsed: recent })
+  })
+
+  it('counts as « Rôles incompatibles » the violations of the enabled rules, the number Conformité lists, per application too', async () => {
+    for (const applicationId of [undefined, apps.riskA, apps.riskB, apps.sod, apps.small]) {
+      const count = await riskCount('incompatible_roles', { applicationId })
+      expect(count, String(applicationId)).toBe(sumOfConformite(await compliance(applicationId ?? null)))
+      expect(count, String(applicationId)).toBe(roleConflicts(await loadRights(db), await loadRules(db), applicationId).length)
+    }
+    // Kappa Risk A: Emile under its own rule and under the global one narrowed to it; Gina holds the second role
+    // elsewhere. Kappa Risk B: Karl breaks a rule that is switched off, which finds nothing.
+    expect(await riskCount('incompatible_roles', { applicationId: apps.riskA })).toBe(2)
+    expect(await riskCount('incompatible_roles', { applicationId: apps.riskB })).toBe(0)
+    expect(ruleOf(await compliance(), 'rkGlobal')).toMatchObject({ violations: 2 }) // Emile, and Gina across applications
+    expect(ruleOf(await compliance(apps.riskB), 'rkOff')).toMatchObject({ state: 'disabled', violations: null })
+
+    // Switched on, the rule counts Karl; off again, it does not. The dashboard follows Conformité each time.
+    const before = await riskCount('incompatible_roles')
+    for (const [enabled, expected] of [[true, 1], [false, 0]] as const) {
+      await actAs(db, 'admin', (tx) => tx.query(`update public.control_rules set enabled = $2 where id = $1`, [rules.rkOff, enabled]))
+      expect(await riskCount('incompatible_roles', { applicationId: apps.riskB })).toBe(expected)
+      expect(await riskCount('incompatible_roles')).toBe(before + expected)
+      expect(await riskCount('incompatible_roles')).toBe(sumOfConformite(await compliance()))
+    }
+  })
+
+  it('says which filters « Rôles incompatibles » leaves aside, and counts the same whatever they are', async () => {
+    const all = await riskCount('incompatible_roles', { applicationId: apps.riskA })
+    const d = await dashboard({ applicationId: apps.riskA, accountType: 'privileged', search: 'nobody' })
+    expect(d.risks.find((r) => r.key === 'incompatible_roles')).toMatchObject({ count: all, ignored_filters: ['search', 'account_type'] })
+    expect(d.risks.filter((r) => r.key !== 'incompatible_roles').map((r) => r.ignored_filters)).toEqual([[], [], []])
+  })
+
+  it('counts as « Doublons » a role held twice by one person on one application, and two accounts of one person there', async () => {
+    const expected = async (f: RightFilter) => {
+      const all = await loadRights(db)
+      const duplicates = duplicateIds(all)
+      return all.filter((r) => inScope(r, f) && duplicates.has(r.id)).map((r) => r.id).sort()
+    }
+    expect(await expected({ applicationId: apps.riskB })).toEqual([rights.rkE3, rights.rkE4].sort())
+    expect(await expected({ applicationId: apps.riskA })).toEqual([rights.rkG1, rights.rkG3].sort())
+    for (const f of [{}, { applicationId: apps.riskA }, { applicationId: apps.riskB }, { accountType: 'privileged' }, { search: `lecteur-${T}` }]) {
+      expect(await riskCount('duplicates', f), JSON.stringify(f)).toBe((await expected(f)).length)
+    }
+    expect(await riskCount('duplicates', { applicationId: apps.riskA, accountType: 'privileged' })).toBe(1)
+
+    // One account again: Gina's rights are no longer duplicates; a second account once more: they are.
+    for (const [type, count] of [['standard', 0], ['privileged', 2]] as const) {
+      await actAs(db, 'admin', (tx) => tx.query(`update public.user_rights set account_type = $2::public.account_type where id = $1`, [rights.rkG3, type]))
+      expect(await riskCount('duplicates', { applicationId: apps.riskA })).toBe(count)
+    }
+  })
+
+  it('counts as « Comptes expirés » the rights a deactivated person still holds, until the RA has treated them', async () => {
+    const scope = { applicationId: apps.riskB }
+    expect(await riskCount('expired', scope)).toBe(0)
+    await db.query(`update public.users set active = false where id = $1`, [people.h])
+    expect(await riskCount('expired', scope)).toBe(2) // the pending and the refused right, not the treated one
+    for (const f of [{}, scope, { search: `hotel-${T}` }, { accountType: 'standard' }]) {
+      expect(await riskCount('expired', f), JSON.stringify(f)).toBe((await loadRights(db)).filter((r) => inScope(r, f) && isExpired(r)).length)
+    }
+  })
+
+  it('lists behind each risk exactly the entries it counts, page after page, under the dashboard’s filters', async () => {
+    const filters: RightFilter[] = [
+      {},
+      { applicationId: apps.riskA },
+      { applicationId: apps.riskB },
+      { applicationId: apps.bulk, accountType: 'technical' },
+      { accountType: 'privileged' },
+      { search: T },
+      { search: `golf-${T}`, applicationId: apps.riskA },
+    ]
+    for (const f of filters) {
+      const d = await dashboard(f)
+      const all = await loadRights(db)
+      const duplicates = duplicateIds(all)
+      const scope = all.filter((r) => inScope(r, f))
+      const now = Date.now()
+      const expectedIds: Record<string, string[]> = {
+        expired: scope.filter(isExpired).map((r) => r.id),
+        inactive: scope.filter((r) => isAtRisk(r, now)).map((r) => r.id),
+        duplicates: scope.filter((r) => duplicates.has(r.id)).map((r) => r.id),
+      }
+      for (const risk of RISKS) {
+        const { rows, totals } = await riskAll(risk, f, 97)
+        const shown = d.risks.find((r) => r.key === risk)!
+        const label = `${risk} ${JSON.stringify(f)}`
+        expect(new Set(totals), label).toEqual(new Set([shown.count]))
+        expect(rows.length, label).toBe(shown.count)
+        if (risk === 'incompatible_roles') {
+          const keys = rows.map((row) => conflictKey({ ruleId: row.rule_id!, userId: row.user_id }))
+          expect(new Set(keys).size, label).toBe(keys.length)
+          expect(keys.sort(), label).toEqual(roleConflicts(all, await loadRules(db), f.applicationId).map(conflictKey).sort())
+        } else {
+          const ids = rows.map((row) => row.id!)
+          expect(new Set(ids).size, label).toBe(ids.length)
+          expect(ids.sort(), label).toEqual(expectedIds[risk]!.sort())
+        }
+      }
+    }
+  })
+
+  it('shows who and what each entry is about, in an order a reader can follow', async () => {
+    const conflicts = await riskPage('incompatible_roles', { applicationId: apps.riskA }, 0, 50)
+    expect(conflicts).toMatchObject({ key: 'incompatible_roles', label: 'Rôles incompatibles', total: 2 })
+    // By rule name: « Règle rkApp » before « Règle rkGlobal »; the rights that make each violation.
+    expect(conflicts.rows.map((row) => [row.rule_id, row.user_id])).toEqual([
+      [rules.rkApp, people.e],
+      [rules.rkGlobal, people.e],
+    ])
+    expect(conflicts.rows[0]!.rights!.map((right) => [right.role_name, right.application_id])).toEqual([
+      [emettre, apps.riskA],
+      [payer, apps.riskA],
+    ])
+    const across = (await riskAll('incompatible_roles', {}, 1000)).rows.find((row) => row.rule_id === rules.rkGlobal && row.user_id === people.g)
+    expect(across?.rights?.map((right) => right.id).sort()).toEqual([rights.rkG1, rights.rkG2].sort())
+
+    const expired = await riskPage('expired', { applicationId: apps.riskB }, 0, 50)
+    // One holder and application: by role, « Compta » before « Paie ».
+    expect(expired.rows.map((row) => [row.id, row.user_active, row.status])).toEqual([
+      [rights.rkH1, false, 'pending'],
+      [rights.rkH2, false, 'refused_manager'],
+    ])
+    // A person's duplicates side by side.
+    const duplicates = (await riskPage('duplicates', {}, 0, 1000)).rows.map((row) => row.id)
+    const first = duplicates.indexOf(rights.rkE3)
+    expect(first).toBeGreaterThanOrEqual(0)
+    expect(Math.abs(duplicates.indexOf(rights.rkE4) - first)).toBe(1)
+    const inactive = (await riskAll('inactive', { applicationId: apps.small }, 2)).rows
+    // Oldest use first, never used last.
+    expect(inactive.map((row) => row.id)).toEqual([rights.s4, rights.s6, rights.s2])
+  })
+
+  it('refuses an unknown risk and a page out of range', async () => {
+    expectRefused(await attempt(db, 'rssi', (tx) => tx.query(`select public.rssi_risk_list('refused')`)), '22023', /^Risque inconnu : refused\.$/)
+    expectRefused(await attempt(db, 'rssi', (tx) => tx.query(`select public.rssi_risk_list('inactive', p_limit => 1001)`)), '22023', /taille de page/)
+    expectRefused(await attempt(db, 'rssi', (tx) => tx.query(`select public.rssi_risk_list('inactive', p_offset => -1)`)), '22023', /décalage/)
   })
 })

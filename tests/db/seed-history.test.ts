@@ -54,8 +54,11 @@ describe('the seeded history', () => {
     expect(started.toISOString()).toBe(new Date('2025-10-01T09:00:00+02:00').toISOString())
     expect(completed.toISOString()).toBe(new Date('2025-11-17T09:30:00+01:00').toISOString())
 
+    // Ten taken while it ran, then the RA's: a refusal removed, a service account kept, and the eight standard accounts
+    // left undecided kept after checking, so that this quarter's review takes them.
     const decisions = await decisionsOf(db, campaignIds.completed)
-    expect(decisions).toHaveLength(12)
+    expect(decisions).toHaveLength(20)
+    expect(decisions.filter((d) => d.stage === 'ra')).toHaveLength(10)
     for (const d of decisions) {
       // The decision row and its audit row say the same time.
       expect(d.decided_at.toISOString()).toBe(d.audit_at.toISOString())

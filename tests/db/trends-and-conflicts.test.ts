@@ -200,7 +200,7 @@ describe('review_conflicts', () => {
 })
 
 describe('admin_alerts', () => {
-  const alerts = async (tx: Sql) => (await one<{ overdue_campaigns: number }>(tx, `select * from public.admin_alerts()`)).overdue_campaigns
+  const alerts = async (tx: Sql) => (await one<{ alerts: { overdue_campaigns: number } }>(tx, `select public.admin_alerts() as alerts`)).alerts.overdue_campaigns
 
   it('counts the campaigns still active past their end date, for admin and rssi only', async () => {
     const before = await actAs(db, 'admin', alerts)

@@ -553,6 +553,8 @@ describe('campaign lifecycle', () => {
       await setStatus('admin', earlier, 'active')
       await bringTo(db, reviewed, 'refused_manager')
       await setStatus('admin', earlier, 'completed')
+      // …and treated by the RA since…
+      expect(await decide(db, 'ra', reviewed, 'treated')).toMatchObject({ ok: true })
       // …a right never reviewed, one in another active campaign, and one on another application.
       const fresh = await createRight(db, { holder: teamMembers.thomas, applicationId: app, campaignId: null })
       const busy = await createRight(db, { holder: teamMembers.emma, applicationId: app, campaignId: campaignIds.active })
@@ -599,6 +601,8 @@ describe('campaign lifecycle', () => {
       const app = await createApplication(db)
       const mine = await createRight(db, { holder: teamMembers.paul, applicationId: app, campaignId: null, accountType: 'emergency' })
       const busy = await createRight(db, { holder: teamMembers.paul, applicationId: sap, campaignId: campaignIds.active, accountType: 'emergency' })
+      // Last year's emergency account of the seed, left undecided and treated by the RA since, comes too.
+      await db.query(`update public.user_rights set status = 'treated' where account_type = 'emergency' and status = 'treatment_required'`)
       const { rows: candidates } = await db.query<{ id: string; busy: boolean }>(
         `select r.id::text, coalesce(c.status = 'active', false) as busy
            from public.user_rights r left join public.campaigns c on c.id = r.campaign_id
@@ -606,7 +610,7 @@ describe('campaign lifecycle', () => {
       )
       const expected = candidates.filter((c) => !c.busy).map((c) => c.id).sort()
       expect(expected).toContain(mine)
-      expect(expected.length).toBeGreaterThan(1) // the seed's emergency account, from last year's campaign, comes too
+      expect(expected.length).toBeGreaterThan(1)
       expect(candidates.map((c) => c.id)).toContain(busy)
 
       const campaign = await createDraftCampaign(db, { accountType: 'emergency' })
@@ -614,6 +618,48 @@ describe('campaign lifecycle', () => {
       const attached = await db.query<{ id: string }>(`select id::text from public.user_rights where campaign_id = $1 order by id`, [campaign])
       expect(attached.rows.map((r) => r.id).sort()).toEqual(expected)
       expect(await one(db, `select campaign_id::text from public.user_rights where id = $1`, [busy])).toEqual({ campaign_id: campaignIds.active })
+    })
+  })
+
+  describe('refused access stays with the RA', () => {
+    it('a start leaves every right refused or undecided at closure and not yet treated with the RA, and says how many', async () => {
+      const app = await createApplication(db)
+      const earlier = await createDraftCampaign(db, { applicationId: app })
+      const refused = await createRight(db, { applicationId: app, campaignId: null })
+      const undecided = await createRight(db, { holder: teamMembers.thomas, applicationId: app, campaignId: null })
+      const treated = await createRight(db, { holder: teamMembers.emma, applicationId: app, campaignId: null })
+      await setStatus('admin', earlier, 'active')
+      await bringTo(db, refused, 'refused_manager')
+      await bringTo(db, treated, 'refused_manager')
+      await setStatus('admin', earlier, 'completed')
+      expect(await decide(db, 'ra', treated, 'treated')).toMatchObject({ ok: true })
+
+      const campaign = await createDraftCampaign(db, { applicationId: app })
+      const preview = await attempt(db, 'admin', (tx) => tx.query(`select public.campaign_start_preview($1) as p`, [campaign]))
+      expect(preview.value?.rows[0]?.p).toEqual({ rights_to_attach: 1, rights_left_with_ra: 2 })
+      expect(await setStatus('admin', campaign, 'active')).toMatchObject({ ok: true })
+
+      const { rows } = await db.query(`select id::text, campaign_id::text, status::text from public.user_rights where id = any($1::uuid[])`, [
+        [refused, undecided, treated],
+      ])
+      const byId = Object.fromEntries(rows.map((r) => [r.id as string, r]))
+      expect(byId[refused]).toMatchObject({ campaign_id: earlier, status: 'refused_manager' })
+      expect(byId[undecided]).toMatchObject({ campaign_id: earlier, status: 'treatment_required' })
+      expect(byId[treated]).toMatchObject({ campaign_id: campaign, status: 'pending' })
+      expect(await one(db, `select details from public.audit_logs where action = 'start_campaign' and resource_id = $1`, [campaign])).toMatchObject({
+        details: { rights_attached: 1, rights_left_with_ra: 2 },
+      })
+      // The RA still treats them, and the manager cannot approve what was refused.
+      expect(await decide(db, 'manager', refused, 'validated_manager')).toMatchObject({ ok: false })
+      expect(await decide(db, 'ra', refused, 'treated')).toMatchObject({ ok: true })
+    })
+
+    it('the preview is for admin and rssi only', async () => {
+      const campaign = await createDraftCampaign(db, {})
+      for (const actor of ['user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra'] as const) {
+        const outcome = await attempt(db, actor, (tx) => tx.query(`select public.campaign_start_preview($1)`, [campaign]))
+        expectRefused(outcome, '42501', /^Seuls les administrateurs et le RSSI peuvent démarrer une campagne\.$/)
+      }
     })
   })
 
@@ -669,10 +715,43 @@ describe('campaign lifecycle', () => {
         const id = await campaignIn(state)
         const before = await one(db, `select to_jsonb(c) as row from public.campaigns c where id = $1`, [id])
         const outcome = await attempt(db, 'admin', (tx) => tx.query(`update public.campaigns set ${set} where id = $1`, [id]))
-        expectRefused(outcome, '23514', /^Seule une campagne en brouillon peut être modifiée\.$/)
+        const message = state === 'active' ? /^Seule une campagne en brouillon peut être modifiée\.$/ : /^La campagne « .+ » est clôturée : elle ne peut plus être modifiée\.$/
+        expectRefused(outcome, '23514', message)
         expect(await one(db, `select to_jsonb(c) as row from public.campaigns c where id = $1`, [id])).toEqual(before)
       },
     )
+
+    // Its settings too: the scheduled pass would make the next occurrence of a closed campaign from them.
+    const settings: [string, string][] = [
+      ['recurrence', `recurrence = 'quarterly'`],
+      ['automatic start', `auto_start = true`],
+      ['notifications', `notifications_enabled = not notifications_enabled`],
+      ['reminders', `reminders_enabled = not reminders_enabled`],
+      ['reminder days', `reminder_days = '{5}'`],
+      ['previous occurrence', `previous_occurrence_id = '${campaignIds.active}'`],
+    ]
+    it.each((['completed', 'archived'] as const).flatMap((state) => settings.map(([label, set]) => [state, label, set] as const)))(
+      'a campaign that is %s: its %s cannot change, for admin nor for the service role',
+      async (state, _label, set) => {
+        const id = await campaignIn(state)
+        const before = await one(db, `select to_jsonb(c) as row from public.campaigns c where id = $1`, [id])
+        const byAdmin = await attempt(db, 'admin', (tx) => tx.query(`update public.campaigns set ${set} where id = $1`, [id]))
+        expect(byAdmin.ok).toBe(false)
+        const byService = await attempt(db, 'service_role', (tx) => tx.query(`update public.campaigns set ${set} where id = $1`, [id]))
+        expectRefused(byService, '23514', /^La campagne « .+ » est clôturée : elle ne peut plus être modifiée\.$/)
+        expect(await one(db, `select to_jsonb(c) as row from public.campaigns c where id = $1`, [id])).toEqual(before)
+      },
+    )
+
+    it('the seed’s completed campaign gets no next occurrence from a recurrence set after it closed', async () => {
+      const outcome = await attempt(db, 'admin', (tx) =>
+        tx.query(`update public.campaigns set recurrence = 'quarterly', auto_start = true where name = 'Revue annuelle 2025'`),
+      )
+      expectRefused(outcome, '23514', /^La campagne « Revue annuelle 2025 » est clôturée : elle ne peut plus être modifiée\.$/)
+      const pass = await attempt(db, 'service_role', (tx) => tx.query(`select public.run_campaign_schedule('2026-11-28 12:00+01') as r`))
+      expect(pass.value?.rows[0]?.r).toMatchObject({ created: 0 })
+      expect(await count(db, `select count(*) from public.campaigns where name like 'Revue annuelle 2025 —%'`)).toBe(0)
+    })
 
     it.each(lockedStates)('a campaign that is %s cannot be deleted, nor its rights with it', async (state) => {
       let rightId = ''

@@ -111,7 +111,7 @@ describe('a campaign’s whole life in the browser', () => {
     // Started: the rights reach the holder's dashboard.
     await lifecycle(adminPage, 'Démarrer')
     await row.getByText('Active', { exact: true }).waitFor()
-    await row.getByText('4 droits').waitFor()
+    await row.getByText('0 droit revu sur 4').waitFor()
     const julie = await as('user@example.com')
     const mine = julie.getByRole('table', { name: 'Droits à revoir' })
     for (const role of Object.values(ROLES)) await mine.getByRole('row').filter({ hasText: role }).getByText('En attente').waitFor()
@@ -147,6 +147,10 @@ describe('a campaign’s whole life in the browser', () => {
     // Completed, then archived.
     await lifecycle(adminPage, 'Terminer')
     await row.getByText('Terminée').waitFor()
+    // Reviewed: the refusal only (the BPO Métier's approval awaited the BPO Groupe); the other three went to the RA.
+    await row.getByText('1 droit revu sur 4').waitFor()
+    await row.getByText('3 non décidés à la clôture (transmis au RA)').waitFor()
+    expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25')
     await lifecycle(adminPage, 'Archiver')
     await row.getByText('Archivée').waitFor()
 

@@ -101,10 +101,10 @@ describe('campaigns', () => {
     expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs', 'Modifier', 'Supprimer'])
     await page.keyboard.press('Escape')
 
-    // Démarrer attaches the two rights of the application: 0 % decided, two pending.
+    // Démarrer attaches the two rights of the application: none reviewed yet, 0 %.
     await confirm('Démarrer')
     await row.getByText('Active', { exact: true }).waitFor()
-    await row.getByText('2 droits').waitFor()
+    await row.getByText('0 droit revu sur 2').waitFor()
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
     // Running: Terminer in view, and only the export in the menu.
     await row.getByRole('button', { name: `Terminer ${CAMPAIGN}` }).waitFor()

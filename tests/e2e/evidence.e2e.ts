@@ -4,8 +4,9 @@ import * as XLSX from 'xlsx'
 import { signedInClient } from './support/api'
 import { launchBrowser, newContext, signIn } from './support/browser'
 
-// Issue 14's "done when": the RSSI downloads the evidence pack of the seed's completed campaign from the Campagnes page
-// and reads it back: its four sheets, as many Décisions rows as the campaign list counts rights, and the seal.
+// The RSSI downloads the evidence pack of the seed's completed campaign from the Campagnes page and reads it back: its
+// sheets, as many Décisions rows as the campaign list counts rights, and the seal. The list and the pack's Synthèse give
+// the same review figures: 3 of 17 rights reviewed (18 %), 14 sent to the RA undecided at the closure.
 const CAMPAIGN = 'Revue annuelle 2025'
 
 let browser: Browser
@@ -25,16 +26,21 @@ it('downloads the Rapport de campagne of the completed campaign and reads it bac
   if (error) throw error
   const { data: figures, error: figuresError } = await rssi
     .from('campaign_progress')
-    .select('rights_count, decided_count')
+    .select('rights_count, reviewed_count, undecided_count, progress')
     .eq('campaign_id', campaign.id)
     .single()
   if (figuresError) throw figuresError
+  expect(figures).toEqual({ rights_count: 17, reviewed_count: 3, undecided_count: 14, progress: 18 })
 
   context = await newContext(browser)
   const page = await context.newPage()
   await signIn(page, 'rssi@example.com')
   await page.goto('/app/campaigns')
-  const button = page.getByRole('row').filter({ hasText: CAMPAIGN }).getByRole('button', { name: `Rapport de campagne de ${CAMPAIGN}` })
+  const row = page.getByRole('row').filter({ hasText: CAMPAIGN })
+  expect(await row.getByRole('progressbar', { name: `Progression de ${CAMPAIGN}` }).getAttribute('aria-valuenow')).toBe('18')
+  await row.getByText('3 droits revus sur 17').waitFor()
+  await row.getByText('14 non décidés à la clôture (transmis au RA)').waitFor()
+  const button = row.getByRole('button', { name: `Rapport de campagne de ${CAMPAIGN}` })
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
   expect(download.suggestedFilename()).toMatch(/^rapport-campagne-revue-annuelle-2025-\d{4}-\d{2}-\d{2}\.xlsx$/)
 
@@ -44,11 +50,15 @@ it('downloads the Rapport de campagne of the completed campaign and reads it bac
   const synthesis = rows('Synthèse')
   const besides = (label: string) => synthesis.find((row) => row[0] === label)?.[1]
   expect(besides('Campagne')).toBe(CAMPAIGN)
-  expect(besides('Droits revus')).toBe(String(figures.rights_count))
-  expect(besides('Droits décidés')).toBe(String(figures.decided_count))
+  expect(besides('Droits de la campagne')).toBe(String(figures.rights_count))
+  expect(besides('Droits revus')).toBe(String(figures.reviewed_count))
+  expect(besides('Non décidés à la clôture (transmis au RA)')).toBe(String(figures.undecided_count))
+  expect(besides('Progression')).toBe(`${figures.progress} %`)
   expect(besides('Sceau du journal')).toBe('Intact')
   expect(besides('Empreinte de tête (SHA-256)')).toMatch(/^[0-9a-f]{64}$/)
   expect(rows('Décisions').length - 1).toBe(figures.rights_count)
+  // Traitements RA names each of those Terminer sent on undecided.
+  expect(rows('Traitements RA').filter((line) => line[5] === 'Non décidé à la clôture')).toHaveLength(figures.undecided_count!)
   const journal = rows('Journal').slice(1).map((row) => row[3])
   expect(journal).toContain('Lancement de campagne')
   expect(journal).toContain('Clôture de campagne')

@@ -159,7 +159,7 @@ describe('a recurring campaign in the browser', () => {
     await runScheduledPass()
     await openCampaigns()
     await rowOf(CAMPAIGN).getByText('Active', { exact: true }).waitFor()
-    await rowOf(CAMPAIGN).getByText('2 droits').waitFor()
+    await rowOf(CAMPAIGN).getByText('0 droit revu sur 2').waitFor()
     const [first] = await campaignNamed(CAMPAIGN)
     expect(await itemsOf(first!.id)).toEqual(rightIds.sort().map((right_id) => ({ right_id, status: 'pending' })))
     expect(await campaignNamed(next)).toEqual([])
@@ -176,6 +176,14 @@ describe('a recurring campaign in the browser', () => {
     await dialog.getByRole('button', { name: 'Terminer', exact: true }).click()
     await dialog.waitFor({ state: 'detached' })
     await rowOf(CAMPAIGN).getByText('Terminée').waitFor()
+    // Approved by the manager only: neither right was reviewed, Terminer sent both to the RA.
+    await rowOf(CAMPAIGN).getByText('2 non décidés à la clôture (transmis au RA)').waitFor()
+    // The RA checks both and keeps them: until then, no next occurrence would take them back.
+    const ra = await signedInClient('ra@example.com')
+    for (const right_id of rightIds) {
+      const treated = await ra.rpc('validate_user_right', { right_id, new_status: 'treated' })
+      if (treated.error) throw treated.error
+    }
     const firstProgress = await rowOf(CAMPAIGN).getByRole('progressbar').getAttribute('aria-valuenow')
     const firstItems = await itemsOf(first!.id)
 
@@ -185,7 +193,7 @@ describe('a recurring campaign in the browser', () => {
     await runScheduledPass()
     await openCampaigns()
     await rowOf(next).getByText('Active', { exact: true }).waitFor()
-    await rowOf(next).getByText('2 droits').waitFor()
+    await rowOf(next).getByText('0 droit revu sur 2').waitFor()
     expect(await rowOf(next).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
     const occurrences = await campaignNamed(next)
     expect(occurrences).toEqual([
@@ -197,11 +205,17 @@ describe('a recurring campaign in the browser', () => {
     // The first occurrence keeps its own record: its status, its figures, its items as they were.
     await rowOf(CAMPAIGN).getByText('Terminée').waitFor()
     expect(await rowOf(CAMPAIGN).getByRole('progressbar').getAttribute('aria-valuenow')).toBe(firstProgress)
-    expect(firstProgress).not.toBe('0')
+    expect(firstProgress).toBe('0')
+    await rowOf(CAMPAIGN).getByText('2 non décidés à la clôture (transmis au RA)').waitFor()
     expect(await itemsOf(first!.id)).toEqual(firstItems)
-    // Completed before the end of the chain, both went to the RA (SPEC: Terminer sends what is not fully validated).
-    expect(firstItems.map((item) => item.status)).toEqual(['treatment_required', 'treatment_required'])
-    expect(await decisionsOf(first!.id)).toEqual([{ right_id: rightIds[0], stage: 'manager', to_status: 'validated_manager' }])
+    // Completed before the end of the chain, both went to the RA (SPEC: Terminer sends what is not fully validated),
+    // who treated them.
+    expect(firstItems.map((item) => item.status)).toEqual(['treated', 'treated'])
+    expect((await decisionsOf(first!.id)).map((d) => [d.stage, d.to_status])).toEqual([
+      ['manager', 'validated_manager'],
+      ['ra', 'treated'],
+      ['ra', 'treated'],
+    ])
     expect(await decisionsOf(occurrences[0]!.id)).toEqual([])
   })
 })

@@ -91,6 +91,10 @@ describe('audit sentences', () => {
     expect(auditStory(everything, NAMES).sentence).toBe(
       'Marc Dubois a lancé la campagne « Revue annuelle 2025 » : 1 droit à revoir (périmètre : toutes les applications, tous les types de compte)',
     )
+    const leftOut = event({ ...start, details: { rights_attached: 11, rights_left_with_ra: 6, scope: { application_id: null, account_type: null } } })
+    expect(auditStory(leftOut, NAMES).sentence).toBe(
+      "Marc Dubois a lancé la campagne « Revue annuelle 2025 » : 11 droits à revoir (périmètre : toutes les applications, tous les types de compte) ; 6 droits en attente de traitement par le RA n'ont pas été repris",
+    )
     const close = event({ action: 'complete_campaign', resource_type: 'campaigns', resource_id: CAMPAIGN, details: { items: 17, rights_sent_to_ra: 14 } })
     expect(auditStory(close, NAMES).sentence).toBe(
       "Marc Dubois a clôturé la campagne « Revue annuelle 2025 » : 17 éléments de revue, 14 droits envoyés au responsable d'application",

@@ -59,8 +59,9 @@ function pack(seal: EvidencePack['summary']['seal']): EvidencePack {
       started: { at: '2025-10-01T08:00:00Z', by_name: 'Alice Admin' },
       completed: { at: '2025-11-16T17:00:00Z', by_name: 'Alice Admin' },
       items: 3,
-      decided: 3,
-      progress: 100,
+      reviewed: 2,
+      undecided: 1,
+      progress: 67,
       by_status: { validated_bpo_groupe: 1, treated: 1, treatment_required: 1 },
       stages: [
         { stage: 'user', approved: 0, refused: 0, awaiting: 0 },
@@ -228,7 +229,11 @@ describe('the Rapport de campagne workbook', () => {
     expect(besides(synthesis, 'Campagne')).toBe('Revue annuelle 2025')
     expect(besides(synthesis, 'Applications')).toBe('Toutes')
     expect(besides(synthesis, 'Lancée par')).toBe('Alice Admin')
-    expect(besides(synthesis, 'Droits revus')).toBe('3')
+    // Two reviewed before the closure (one approved at the last stage, one refused and treated since), one sent on.
+    expect(besides(synthesis, 'Droits de la campagne')).toBe('3')
+    expect(besides(synthesis, 'Droits revus')).toBe('2')
+    expect(besides(synthesis, 'Non décidés à la clôture (transmis au RA)')).toBe('1')
+    expect(synthesis.find((row) => row[0] === 'Progression')?.slice(0, 3)).toEqual(['Progression', '67 %', 'droits revus / tous les droits'])
     expect(besides(synthesis, 'Traité')).toBe('1')
     expect(besides(synthesis, 'Traitement requis')).toBe('1')
     expect(besides(synthesis, 'Décisions après la date de fin')).toBe('2')

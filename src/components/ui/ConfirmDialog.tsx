@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Button, type ButtonVariant } from './Button'
 import { Dialog } from './Dialog'
 import { ErrorBox } from './ErrorBox'
@@ -6,6 +7,8 @@ interface ConfirmDialogProps {
   open: boolean
   title: string
   message: string
+  /** What the action will do in figures, below the question. */
+  details?: ReactNode
   confirmLabel?: string
   /** Red by default, for deletions; a lifecycle step may ask in the primary colour. */
   variant?: ButtonVariant
@@ -21,6 +24,7 @@ export function ConfirmDialog({
   open,
   title,
   message,
+  details,
   confirmLabel = 'Supprimer',
   variant = 'danger',
   pending = false,
@@ -47,6 +51,7 @@ export function ConfirmDialog({
     >
       {error && <ErrorBox message={error} className="mb-3" />}
       <p className="text-sm text-gray-700">{message}</p>
+      {details}
     </Dialog>
   )
 }

@@ -364,6 +364,10 @@ function startStory(event: AuditEvent, names: AuditNames): string {
     const type = text(details.scope.account_type)
     sentence += ` (périmètre : ${application}, ${type ? `comptes ${accountTypeLabel(type)}` : 'tous les types de compte'})`
   }
+  const leftWithRa = count(details.rights_left_with_ra)
+  if (leftWithRa) {
+    sentence += ` ; ${countText(leftWithRa, "droit en attente de traitement par le RA n'a pas été repris", "droits en attente de traitement par le RA n'ont pas été repris")}`
+  }
   return sentence
 }
 

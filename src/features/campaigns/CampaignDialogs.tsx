@@ -1,4 +1,6 @@
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
+import { countText } from '@/lib/plural'
+import { useStartPreview } from './api/start-preview'
 import { CampaignFormDialog } from './CampaignFormDialog'
 import { ExportDialog } from './ExportDialog'
 import { ImportDialog } from './import/ImportDialog'
@@ -19,6 +21,7 @@ export function CampaignDialogs({ state }: { state: ReturnType<typeof useCampaig
           open
           title={`${transition.label} la campagne`}
           message={TRANSITION_CONFIRMATIONS[transition.action](dialog.campaign.name)}
+          details={transition.action === 'start' ? <StartFigures campaignId={dialog.campaign.id} /> : undefined}
           confirmLabel={transition.label}
           pending={setStatus.isPending}
           error={setStatus.error?.message}
@@ -40,5 +43,23 @@ export function CampaignDialogs({ state }: { state: ReturnType<typeof useCampaig
         />
       )}
     </>
+  )
+}
+
+/** How many rights Démarrer takes, and how many it leaves with the RA because their refusal is not yet treated. */
+function StartFigures({ campaignId }: { campaignId: string }) {
+  const { data, error } = useStartPreview(campaignId)
+  if (error) return <p className="mt-3 text-sm text-red-700">{error.message}</p>
+  if (!data) return <p className="mt-3 text-sm text-gray-500">Calcul du périmètre…</p>
+  return (
+    <ul className="mt-3 space-y-1 text-sm text-gray-700" aria-label="Périmètre du démarrage">
+      <li>{countText(data.rightsToAttach, 'droit sera rattaché', 'droits seront rattachés')} à la campagne.</li>
+      {data.rightsLeftWithRa > 0 && (
+        <li>
+          {countText(data.rightsLeftWithRa, "droit en attente de traitement par le RA ne sera pas repris", "droits en attente de traitement par le RA ne seront pas repris")} :
+          refusés ou non décidés à la clôture d'une campagne précédente, ils restent dans la file du RA jusqu'à leur traitement.
+        </li>
+      )}
+    </ul>
   )
 }

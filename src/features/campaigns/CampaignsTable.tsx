@@ -7,7 +7,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { frenchDateText } from '@/components/ui/DateInput'
 import { Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
 import { cn } from '@/lib/cn'
-import { countText } from '@/lib/plural'
+import { campaignFigureLines } from '@/lib/campaign-figures'
 import { EvidenceButton } from './EvidenceButton'
 import { useReviewersMenuItem } from './ReassignDialog'
 import { hasEvidencePack } from './evidence-model'
@@ -154,7 +154,11 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
             </Cell>
             <td className={cn(cell, 'min-w-24 max-md:block max-md:py-2')}>
               <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
-              <p className="mt-1 text-xs text-gray-500">{countText(campaign.rightsCount, 'droit', 'droits')}</p>
+              {campaignFigureLines(campaign).map((line) => (
+                <p key={line} className="mt-1 text-xs text-gray-500">
+                  {line}
+                </p>
+              ))}
             </td>
             <td className={cn(cell, 'whitespace-nowrap max-md:block max-md:pb-0 max-md:pt-2')}>
               <CampaignRowActions campaign={campaign} admin={admin} {...actions} />

@@ -33,6 +33,8 @@ interface CampaignRow {
 interface ProgressRow {
   campaign_id: string | null
   rights_count: number | null
+  reviewed_count: number | null
+  undecided_count: number | null
   progress: number | null
   pending_count: number | null
   validated_manager_count: number | null
@@ -62,6 +64,8 @@ function toCampaign(row: CampaignRow, figures: ProgressRow | undefined): Campaig
     remindersEnabled: row.reminders_enabled ?? true,
     progress: figures?.progress ?? null,
     rightsCount: figures?.rights_count ?? 0,
+    reviewedCount: figures?.reviewed_count ?? 0,
+    undecidedCount: figures?.undecided_count ?? 0,
     pendingCount: figures?.pending_count ?? 0,
     validatedManagerCount: figures?.validated_manager_count ?? 0,
     validatedBpoMetierCount: figures?.validated_bpo_metier_count ?? 0,

@@ -1,5 +1,6 @@
 /** The evidence pack of a closed campaign (« Rapport de campagne »): what the database hands over, and its sheets. */
 import { format } from 'date-fns'
+import { REVIEW_RATE_BASIS, REVIEWED_MEANING, UNDECIDED_AT_CLOSURE_LABEL } from '@/lib/campaign-figures'
 import { formatDate, formatDateTime } from '@/lib/dates'
 import { accountTypeLabel, campaignStatusLabel, rightStatusLabel } from '@/lib/labels'
 import { safeCell } from './model'
@@ -32,8 +33,10 @@ export interface EvidenceSummary {
   }
   started: { at: string; by_name: string | null } | null
   completed: { at: string; by_name: string | null } | null
+  /** The items, those reviewed (« revus »), those Terminer sent to the RA undecided, and reviewed / items. */
   items: number
-  decided: number
+  reviewed: number
+  undecided: number
   progress: number | null
   by_status: Record<string, number>
   stages: { stage: EvidenceStage; approved: number; refused: number; awaiting: number }[]
@@ -259,9 +262,10 @@ export function synthesisRows(summary: EvidenceSummary): string[][] {
     ['Clôturée le', formatDateTime(summary.completed?.at, '')],
     ['Clôturée par', summary.completed?.by_name ?? ''],
     [],
-    ['Droits revus', count(summary.items)],
-    ['Droits décidés', count(summary.decided)],
-    ['Progression', summary.progress === null ? '' : `${summary.progress} %`],
+    ['Droits de la campagne', count(summary.items)],
+    ['Droits revus', count(summary.reviewed), REVIEWED_MEANING],
+    [UNDECIDED_AT_CLOSURE_LABEL, count(summary.undecided)],
+    ['Progression', summary.progress === null ? '' : `${summary.progress} %`, REVIEW_RATE_BASIS],
     ['Décisions après la date de fin', count(summary.decisions_after_end)],
     ['Taux de conformité', complianceRate(summary), COMPLIANCE_RATE_BASIS],
     [],

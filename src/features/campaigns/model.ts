@@ -33,9 +33,13 @@ export interface Campaign {
   /** E-mails to its reviewers and creator (start, stages, completion), and reminders before its end date. */
   notificationsEnabled: boolean
   remindersEnabled: boolean
-  /** Rounded percent of decided rights; null when the campaign has no rights. */
+  /** The review rate, rounded percent of rights reviewed (« revus »); null when the campaign has no rights. */
   progress: number | null
   rightsCount: number
+  /** Rights whose review reached an outcome: refused at some stage, or approved at the last one. */
+  reviewedCount: number
+  /** A closed campaign's rights Terminer sent to the RA undecided; 0 while it runs. */
+  undecidedCount: number
   pendingCount: number
   validatedManagerCount: number
   validatedBpoMetierCount: number

@@ -1,6 +1,6 @@
 /** The only file of the dashboards feature that calls Supabase: each audience's figures (SPEC §2). */
-import { queryOptions, usePrefetchQuery, useQuery } from '@tanstack/react-query'
-import { throwApiError } from '@/lib/api-error'
+import { keepPreviousData, queryOptions, usePrefetchQuery, useQuery } from '@tanstack/react-query'
+import { ApiError, throwApiError } from '@/lib/api-error'
 import { readAllPages } from '@/lib/paging'
 import { RIGHTS_QUERY_ROOT } from '@/lib/query-keys'
 import { useLiveInvalidation } from '@/lib/realtime'
@@ -10,6 +10,7 @@ import {
   defaultFilters,
   EMPTY_TEAM_SUMMARY,
   rightsExportArgs,
+  riskListArgs,
   type AdminCounters,
   type ApplicationSummary,
   type AwaitingRight,
@@ -19,6 +20,7 @@ import {
   type ReviewDeadline,
   type RightExportRow,
   type RightsSummary,
+  type RiskList,
   type RssiDashboard,
   type TeamSummary,
 } from './model'
@@ -113,11 +115,16 @@ export function fetchApplicationSummaries(): Promise<ApplicationSummary[]> {
   )
 }
 
-/** What waits for an administrator or the security officer: the header's bell for them. */
+/**
+ * What waits for an administrator or the security officer: the header's bell for them. The RPC answers one object; any
+ * other answer is an error, so that the bell never says « rien en attente » for a figure it could not read.
+ */
 export async function fetchAdminAlerts(): Promise<AdminAlerts> {
   const { data, error } = await getSupabase().rpc('admin_alerts')
   if (error) throwApiError(error)
-  return { overdue_campaigns: Number(firstRow<AdminAlerts>(data)?.overdue_campaigns ?? 0) }
+  const overdue = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.overdue_campaigns : undefined
+  if (typeof overdue !== 'number') throw new ApiError({ message: 'Les alertes reçues du serveur sont illisibles.' })
+  return { overdue_campaigns: overdue }
 }
 
 // ---------------------------------------------------------------- RSSI
@@ -136,6 +143,13 @@ export async function fetchRssiTrends(filters: DashboardFilters): Promise<RssiTr
   const { data, error } = await getSupabase().rpc('rssi_trends', dashboardArgs(filters))
   if (error) throwApiError(error)
   return data as unknown as RssiTrends
+}
+
+/** One page of what a risk of the dashboard counts, under the dashboard's filters, with the risk's whole count. */
+export async function fetchRiskList(filters: DashboardFilters, risk: string, page: { page: number; size: number }): Promise<RiskList> {
+  const { data, error } = await getSupabase().rpc('rssi_risk_list', riskListArgs(filters, risk, page))
+  if (error) throwApiError(error)
+  return data as unknown as RiskList
 }
 
 /** Every filtered right, page after page (keyset on id), so the file is never cut at the API's 1000 rows. */
@@ -176,6 +190,8 @@ export const dashboardKeys = {
   rssi: ['dashboard', 'rssi'] as const,
   rssiFigures: (filters: DashboardFilters) => ['dashboard', 'rssi', filters] as const,
   rssiTrends: (filters: DashboardFilters) => ['dashboard', 'rssi', 'trends', filters] as const,
+  rssiRisk: (filters: DashboardFilters, risk: string, page: { page: number; size: number }) =>
+    ['dashboard', 'rssi', 'risk', risk, filters, page.page, page.size] as const,
   alerts: () => ['dashboard', 'alerts'] as const,
 }
 
@@ -191,6 +207,9 @@ export const rssiDashboardQuery = (filters: DashboardFilters) =>
   queryOptions({ queryKey: dashboardKeys.rssiFigures(filters), queryFn: () => fetchRssiDashboard(filters) })
 export const rssiTrendsQuery = (filters: DashboardFilters) =>
   queryOptions({ queryKey: dashboardKeys.rssiTrends(filters), queryFn: () => fetchRssiTrends(filters) })
+// The page read keeps showing while the next one loads, so that paging never blanks the list.
+export const rssiRiskListQuery = (filters: DashboardFilters, risk: string, page: { page: number; size: number }) =>
+  queryOptions({ queryKey: dashboardKeys.rssiRisk(filters, risk, page), queryFn: () => fetchRiskList(filters, risk, page), placeholderData: keepPreviousData })
 
 /**
  * Asks for the RSSI's first figures (default filters) while the dashboard's route renders, before the view's code has

@@ -191,7 +191,65 @@ export interface Risk {
   key: string
   label: string
   count: number
+  /** The dashboard's filters set that this risk does not apply ('search', 'account_type'). */
+  ignored_filters: string[]
 }
+
+/** What each risk counts (ARCHITECTURE §6), said under its label and atop its list. */
+export const RISK_BASIS: Record<string, string> = {
+  expired: 'droits encore détenus par des personnes désactivées, non traités par le RA',
+  inactive: AT_RISK_BASIS,
+  incompatible_roles: 'violations des règles de séparation des tâches actives, une par règle et par personne, comme la page Conformité',
+  duplicates: 'même rôle détenu deux fois, ou deux comptes (types de compte) d’une personne sur une application',
+}
+
+const FILTER_NAMES: Record<string, string> = { search: 'la recherche', account_type: 'le type de compte' }
+
+/** The filters set that a risk leaves aside, in French, or null when it applies them all. */
+export function ignoredFiltersText(filters: readonly string[]): string | null {
+  if (filters.length === 0) return null
+  const names = filters.map((filter) => FILTER_NAMES[filter] ?? filter)
+  return `${names.length > 1 ? 'Filtres non appliqués' : 'Filtre non appliqué'} : ${names.join(' et ')}.`
+}
+
+/** A right behind « Comptes expirés », « Comptes inactifs » or « Doublons » (rssi_risk_list). */
+export interface RiskRight {
+  id: string
+  user_id: string
+  user_name: string
+  user_email: string
+  user_active: boolean
+  application_id: string
+  application_name: string
+  role_name: string
+  account_type: string
+  status: string
+  status_label: string
+  last_used_at: string | null
+}
+
+/** A separation-of-duties violation behind « Rôles incompatibles »: a rule, a person, the rights that make it. */
+export interface RiskConflict {
+  rule_id: string
+  rule_name: string
+  user_id: string
+  user_name: string
+  user_email: string
+  user_active: boolean
+  rights: { id: string; role_name: string; application_id: string; application_name: string }[]
+}
+
+interface RiskListBase {
+  label: string
+  /** The risk's count under the same filters: the length of the whole list. */
+  total: number
+  ignored_filters: string[]
+}
+
+/** One page of what a risk counts (rssi_risk_list). */
+export type RiskList =
+  | (RiskListBase & { key: 'incompatible_roles'; rows: RiskConflict[] })
+  | (RiskListBase & { key: 'expired' | 'inactive' | 'duplicates'; rows: RiskRight[] })
 
 export interface ActiveCampaign {
   id: string
@@ -320,6 +378,11 @@ export function rightsExportArgs(filters: DashboardFilters) {
     p_application_id: filters.applicationId || undefined,
     p_account_type: filters.accountType || undefined,
   }
+}
+
+/** One page of a risk's list under the dashboard's filters (no window: the risks are states). */
+export function riskListArgs(filters: DashboardFilters, risk: string, page: { page: number; size: number }) {
+  return { p_risk: risk, ...rightsExportArgs(filters), p_offset: page.page * page.size, p_limit: page.size }
 }
 
 // ---------------------------------------------------------------- CSV

@@ -119,11 +119,12 @@ select s.id, s.user_id, s.user_email, s.user_name, s.action, s.resource_type, s.
   join chain c on c.id = s.id
  order by s.id;
 
--- Each event's search text, as private.index_audit_search writes it, under the event's own id; the later events' texts
--- take ids after these.
+-- Each event's search text, as private.index_audit_search writes it (the names it shows included), under the event's
+-- own id; the later events' texts take ids after these.
 insert into private.audit_search (id, body)
 select s.id, coalesce(s.user_email, '') || chr(10) || coalesce(s.user_name, '') || chr(10) || s.action || chr(10)
-       || s.resource_type || chr(10) || coalesce(s.resource_id, '') || chr(10) || s.details::text
+       || s.resource_type || chr(10) || coalesce(s.resource_id, '') || chr(10) || s.details::text || chr(10)
+       || private.audit_search_names(s.action, s.resource_type, s.resource_id, s.details)
   from g_sealed s;
 select setval(pg_get_serial_sequence('private.audit_search', 'id'), greatest((select max(id) from private.audit_search), 1));`
 }

@@ -157,13 +157,13 @@ export function insertItemsSql(seed: number): string {
 insert into public.campaign_items (
   id, campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
   application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at, last_used_at,
-  justification, status, created_at, updated_at
+  justification, status, undecided_at_closure, created_at, updated_at
 )
 select
   md5('${seed}:item:' || gr.r)::uuid, gr.campaign_id, gr.id, holder.id, holder.first_name || ' ' || holder.last_name,
   holder.email, manager.id, manager.first_name || ' ' || manager.last_name, a.id, a.name, a.ra_id, a.bpo_metier_id,
   a.bpo_groupe_id, a.rssi_id, gr.role_name, gr.account_type, gr.granted_at, gr.last_used_at, gr.justification,
-  p.final_status::public.right_status, c.start_at, coalesce(d.last_step_at, c.start_at)
+  p.final_status::public.right_status, p.completion_ord is not null, c.start_at, coalesce(d.last_step_at, c.start_at)
 from g_rights gr
 join g_campaigns c on c.n = gr.campaign_n
 join g_paths p on p.id = gr.path_id

@@ -15,6 +15,7 @@ const stubs = vi.hoisted(() => ({
   exportRows: vi.fn(),
   pageRequests: [] as unknown[],
   total: null as number | null,
+  preview: { rightsToAttach: 12, rightsLeftWithRa: 0 },
 }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({
@@ -38,6 +39,8 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     createdAt: '2026-11-01T00:00:00Z',
     progress: null,
     rightsCount: 0,
+    reviewedCount: 0,
+    undecidedCount: 0,
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,
@@ -51,12 +54,16 @@ function campaign(overrides: Partial<Campaign>): Campaign {
 
 const CAMPAIGNS: Campaign[] = [
   campaign({ id: 'd', name: 'Brouillon 2027', status: 'draft', applicationName: 'GitLab', accountType: 'privileged' }),
-  campaign({ id: 'a', name: 'Revue T4', status: 'active', progress: 33.4, rightsCount: 3, pendingCount: 2 }),
-  campaign({ id: 'c', name: 'Revue 2025', status: 'completed', progress: 100, rightsCount: 4 }),
-  campaign({ id: 'x', name: 'Revue 2024', status: 'archived', progress: 100, rightsCount: 1 }),
+  campaign({ id: 'a', name: 'Revue T4', status: 'active', progress: 33.4, rightsCount: 3, reviewedCount: 1, pendingCount: 2 }),
+  // As the seed's « Revue annuelle 2025 »: 3 of 17 reviewed, the other 14 sent to the RA by Terminer.
+  campaign({ id: 'c', name: 'Revue 2025', status: 'completed', progress: 18, rightsCount: 17, reviewedCount: 3, undecidedCount: 14 }),
+  campaign({ id: 'x', name: 'Revue 2024', status: 'archived', progress: 100, rightsCount: 1, reviewedCount: 1 }),
 ]
 
 vi.mock('@/features/campaigns/api/read-export-rows', () => ({ fetchExportRows: stubs.exportRows }))
+vi.mock('@/features/campaigns/api/start-preview', () => ({
+  useStartPreview: (id: string) => useQuery({ queryKey: ['campaigns', 'start-preview', id], queryFn: async () => stubs.preview }),
+}))
 vi.mock('@/features/campaigns/api', () => ({
   useCampaigns: () => useQuery({ queryKey: ['campaigns', 'list'], queryFn: async () => CAMPAIGNS }),
   useCampaignsPage: (request: unknown) => {
@@ -148,8 +155,22 @@ describe('Campaigns table', () => {
     renderPage('admin')
     await screen.findByText('Brouillon 2027')
     expect(within(rowOf('Brouillon 2027')).getByText('0 droit')).toBeInTheDocument()
-    expect(within(rowOf('Revue 2024')).getByText('1 droit')).toBeInTheDocument()
-    expect(within(rowOf('Revue T4')).getByText('3 droits')).toBeInTheDocument()
+    expect(within(rowOf('Revue 2024')).getByText('1 droit revu sur 1')).toBeInTheDocument()
+    expect(within(rowOf('Revue T4')).getByText('1 droit revu sur 3')).toBeInTheDocument()
+  })
+
+  it('shows a closed campaign’s review rate beside the rights left undecided at its closure, never 100 % for them', async () => {
+    renderPage('user')
+    await screen.findByText('Brouillon 2027')
+    const closed = rowOf('Revue 2025')
+    expect(within(closed).getByRole('progressbar', { name: 'Progression de Revue 2025' })).toHaveAttribute('aria-valuenow', '18')
+    expect(within(closed).getByText('3 droits revus sur 17')).toBeInTheDocument()
+    expect(within(closed).getByText('14 non décidés à la clôture (transmis au RA)')).toBeInTheDocument()
+    // A running campaign shows how far its review went so far, and nothing was left at a closure yet.
+    const running = rowOf('Revue T4')
+    expect(within(running).getByRole('progressbar', { name: 'Progression de Revue T4' })).toHaveAttribute('aria-valuenow', '33')
+    expect(within(running).queryByText(/non décidé/)).toBeNull()
+    expect(within(rowOf('Revue 2024')).queryByText(/non décidé/)).toBeNull()
   })
 
   it('gives admins one action in view per row, the step the campaign calls for, and the others in its menu', async () => {
@@ -211,6 +232,16 @@ describe('Campaigns table', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Démarrer' }))
     expect(stubs.setStatus).toHaveBeenCalledWith({ id: 'd', status: 'active' })
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Passage impossible')
+  })
+
+  it('says before Démarrer how many rights it takes and how many stay with the RA', async () => {
+    stubs.preview = { rightsToAttach: 12, rightsLeftWithRa: 6 }
+    const user = renderPage('admin')
+    await user.click(await screen.findByRole('button', { name: 'Démarrer Brouillon 2027' }))
+    const figures = within(screen.getByRole('dialog', { name: 'Démarrer la campagne' })).getByRole('list', { name: 'Périmètre du démarrage' })
+    expect(await within(figures).findByText('12 droits seront rattachés à la campagne.')).toBeInTheDocument()
+    expect(figures).toHaveTextContent('6 droits en attente de traitement par le RA ne seront pas repris')
+    stubs.preview = { rightsToAttach: 1, rightsLeftWithRa: 0 }
   })
 
   it('disables each export button whose count is 0', async () => {

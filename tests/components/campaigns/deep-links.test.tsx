@@ -29,6 +29,8 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     createdAt: '2026-11-01T00:00:00Z',
     progress: null,
     rightsCount: 0,
+    reviewedCount: 0,
+    undecidedCount: 0,
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,

@@ -31,6 +31,8 @@ function campaign(id: string, name: string, status: Campaign['status']): Campaig
     createdAt: '2025-09-30T00:00:00Z',
     progress: 100,
     rightsCount: 7,
+    reviewedCount: 7,
+    undecidedCount: 0,
     pendingCount: 0,
     validatedManagerCount: 0,
     validatedBpoMetierCount: 0,

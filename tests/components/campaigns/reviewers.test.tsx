@@ -27,6 +27,8 @@ const T4: Campaign = {
   createdAt: '2026-10-29T00:00:00Z',
   progress: 40,
   rightsCount: 10,
+  reviewedCount: 4,
+  undecidedCount: 0,
   pendingCount: 6,
   validatedManagerCount: 0,
   validatedBpoMetierCount: 0,

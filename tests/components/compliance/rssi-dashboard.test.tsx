@@ -49,10 +49,10 @@ const DASHBOARD: RssiDashboard = {
     { application_id: 'app-crm', application_name: 'CRM', total_rights: 500, validated_rights: 325, rate: 65, level: 'red' },
   ],
   risks: [
-    { key: 'inactive', label: 'Comptes inactifs', count: 321 },
-    { key: 'refused', label: 'Comptes expirés', count: 12 },
-    { key: 'treatment_required', label: 'Rôles incompatibles', count: 3 },
-    { key: 'pending', label: 'Doublons', count: 0 },
+    { key: 'expired', label: 'Comptes expirés', count: 12, ignored_filters: [] },
+    { key: 'inactive', label: 'Comptes inactifs', count: 321, ignored_filters: [] },
+    { key: 'incompatible_roles', label: 'Rôles incompatibles', count: 3, ignored_filters: [] },
+    { key: 'duplicates', label: 'Doublons', count: 0, ignored_filters: [] },
   ],
   active_campaigns: [
     {
@@ -99,8 +99,13 @@ describe('RSSI dashboard', () => {
     expect(sap.firstElementChild).toHaveAttribute('data-tone', 'green')
     expect(screen.getByRole('progressbar', { name: 'Conformité CRM' }).firstElementChild).toHaveAttribute('data-tone', 'red')
 
-    const risks = within(screen.getByRole('list', { name: 'Risques détectés' })).getAllByRole('listitem')
-    expect(risks.map((item) => item.textContent)).toEqual(['Comptes inactifs321', 'Comptes expirés12', 'Rôles incompatibles3', 'Doublons0'])
+    const risks = within(screen.getByRole('list', { name: 'Risques détectés' })).getAllByRole('button')
+    expect(risks.map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Comptes expirés : 12, voir la liste',
+      'Comptes inactifs : 321, voir la liste',
+      'Rôles incompatibles : 3, voir la liste',
+      'Doublons : 0, voir la liste',
+    ])
 
     const campaigns = screen.getByRole('table', { name: 'Campagnes actives' })
     expect(within(campaigns).getByText('Revue annuelle')).toBeInTheDocument()

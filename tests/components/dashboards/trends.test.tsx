@@ -43,8 +43,14 @@ function show(trends: Trends, filters: DashboardFilters = november) {
 const twoCampaigns: Trends = {
   as_of: '2026-11-24T09:00:00Z',
   campaigns: [
-    { id: 'c1', name: 'Revue annuelle 2025', status: 'completed', point_date: '2025-11-15', total_items: 40, validated_items: 29, validation_rate: 73, at_risk_items: 12 },
-    { id: 'c2', name: 'Revue T4 2026', status: 'active', point_date: '2026-11-24', total_items: 30, validated_items: 6, validation_rate: 20, at_risk_items: 1 },
+    {
+      id: 'c1', name: 'Revue annuelle 2025', status: 'completed', point_date: '2025-11-15', total_items: 40, validated_items: 29, validation_rate: 73,
+      reviewed_items: 31, undecided_items: 9, review_rate: 78, at_risk_items: 12,
+    },
+    {
+      id: 'c2', name: 'Revue T4 2026', status: 'active', point_date: '2026-11-24', total_items: 30, validated_items: 6, validation_rate: 20,
+      reviewed_items: 8, undecided_items: 0, review_rate: 27, at_risk_items: 1,
+    },
   ],
   stages: [
     { stage: 'manager', decided: 8, waiting: 22 },
@@ -74,9 +80,10 @@ describe('RSSI trends', () => {
     for (const summary of screen.getAllByText('Voir les données')) await user.click(summary)
     const trend = screen.getByRole('table', { name: 'Évolution de la conformité par campagne' })
     expect(within(trend).getAllByRole('row').map((row) => row.textContent)).toEqual([
-      'CampagneDateTaux de conformitéComptes à risqueDroits revus',
-      'Revue annuelle 202515 novembre 202573%1240',
-      'Revue T4 2026en cours20%130',
+      // The items, those reviewed and the review rate, as the campaign list counts them; a running campaign has no closure yet.
+      'CampagneDateTaux de conformitéComptes à risqueDroitsDroits revusProgressionNon décidés à la clôture (transmis au RA)',
+      'Revue annuelle 202515 novembre 202573%12403178%9',
+      'Revue T4 2026en cours20%130827%-',
     ])
     const stages = screen.getByRole('table', { name: 'Avancement des campagnes en cours par étape' })
     expect(within(stages).getAllByRole('row').map((row) => row.textContent)).toEqual([

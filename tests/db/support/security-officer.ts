@@ -16,6 +16,8 @@ export interface RightRow {
   email: string
   fullName: string
   campaignId: string | null
+  /** The holder's profile is active (users.active): false for a leaver. */
+  holderActive: boolean
 }
 
 export interface DecisionRow {
@@ -44,16 +46,18 @@ export interface AuditEvent {
   resourceType: string
   resourceId: string | null
   detailsText: string
+  /** The names the search text adds after the row's own fields, as written with the event (private.audit_search). */
+  names: string
   timestamp: string
   ms: number
 }
 
 export async function loadRights(db: Sql): Promise<RightRow[]> {
-  const { rows } = await db.query<Record<string, string | number | null>>(
+  const { rows } = await db.query<Record<string, string | number | boolean | null>>(
     `select ur.id::text, ur.user_id::text as user_id, ur.application_id::text as application_id, a.name as application_name,
             ur.account_type::text as account_type, ur.status::text as status,
             (extract(epoch from ur.last_used_at) * 1000)::float8 as last_used_ms, ur.role_name, u.email,
-            u.first_name || ' ' || u.last_name as full_name, ur.campaign_id::text as campaign_id
+            u.first_name || ' ' || u.last_name as full_name, ur.campaign_id::text as campaign_id, u.active as holder_active
        from public.user_rights ur
        join public.users u on u.id = ur.user_id
        join public.applications a on a.id = ur.application_id`,
@@ -70,6 +74,7 @@ export async function loadRights(db: Sql): Promise<RightRow[]> {
     email: String(r.email),
     fullName: String(r.full_name),
     campaignId: r.campaign_id === null ? null : String(r.campaign_id),
+    holderActive: Boolean(r.holder_active),
   }))
 }
 
@@ -104,13 +109,19 @@ export async function loadCampaigns(db: Sql): Promise<CampaignRow[]> {
   }))
 }
 
-/** Every audit event, newest first ("timestamp" desc, id desc), with its details as Postgres writes them as text. */
+/**
+ * Every audit event, newest first ("timestamp" desc, id desc), with its details as Postgres writes them as text and the
+ * names its search text holds after them (read as the owner).
+ */
 export async function loadAudit(db: Sql): Promise<AuditEvent[]> {
   const { rows } = await db.query<Record<string, string | number | null>>(
-    `select id::text, user_id::text as user_id, user_email, user_name, action, resource_type, resource_id,
-            details::text as details_text, "timestamp"::text as ts, (extract(epoch from "timestamp") * 1000)::float8 as ms
-       from public.audit_logs
-      order by audit_logs."timestamp" desc, audit_logs.id desc`,
+    `select l.id::text, l.user_id::text as user_id, l.user_email, l.user_name, l.action, l.resource_type, l.resource_id,
+            l.details::text as details_text, "timestamp"::text as ts, (extract(epoch from "timestamp") * 1000)::float8 as ms,
+            substr(s.body, char_length(coalesce(l.user_email, '') || chr(10) || coalesce(l.user_name, '') || chr(10) || l.action
+              || chr(10) || l.resource_type || chr(10) || coalesce(l.resource_id, '') || chr(10) || l.details::text) + 2) as names
+       from public.audit_logs l
+       join private.audit_search s on s.id = l.search_id
+      order by l."timestamp" desc, l.id desc`,
   )
   return rows.map((r) => ({
     id: Number(r.id),
@@ -121,6 +132,7 @@ export async function loadAudit(db: Sql): Promise<AuditEvent[]> {
     resourceType: String(r.resource_type),
     resourceId: r.resource_id === null ? null : String(r.resource_id),
     detailsText: String(r.details_text),
+    names: String(r.names),
     timestamp: String(r.ts),
     ms: Number(r.ms),
   }))
@@ -132,6 +144,72 @@ export const isValidated = (status: string) => status.includes('validated')
 export const isRefused = (status: string) => status.includes('refused')
 export const isAtRisk = (r: RightRow, now: number) => r.lastUsedMs === null || r.lastUsedMs < now - 90 * DAY
 export const isCompliant = (r: RightRow, now: number) => !isRefused(r.status) && r.lastUsedMs !== null && r.lastUsedMs >= now - 90 * DAY
+
+// ─── The RSSI's risks, what each label says (ARCHITECTURE §6) ──────────────────────────────────────────────────────
+
+export interface RuleRow {
+  id: string
+  applicationId: string | null
+  enabled: boolean
+  parameters: Record<string, unknown>
+}
+
+export async function loadRules(db: Sql): Promise<RuleRow[]> {
+  const { rows } = await db.query<{ id: string; application_id: string | null; enabled: boolean; parameters: Record<string, unknown> }>(
+    `select id::text, application_id::text as application_id, enabled, parameters from public.control_rules`,
+  )
+  return rows.map((r) => ({ id: r.id, applicationId: r.application_id, enabled: r.enabled, parameters: r.parameters }))
+}
+
+/** Comptes expirés: a right a deactivated person still holds, not yet treated by the RA. */
+export const isExpired = (r: RightRow) => !r.holderActive && r.status !== 'treated'
+
+/**
+ * Doublons: the rights whose holder holds, on the same application, another right of the same role (case and
+ * surrounding spaces aside) or under another account type (a second account).
+ */
+export function duplicateIds(rights: readonly RightRow[]): Set<string> {
+  const byHolding = new Map<string, RightRow[]>()
+  for (const r of rights) {
+    const key = `${r.userId}/${r.applicationId}`
+    byHolding.set(key, [...(byHolding.get(key) ?? []), r])
+  }
+  const ids = new Set<string>()
+  const roleKey = (r: RightRow) => r.roleName.replace(/^ +| +$/g, '').toLowerCase()
+  for (const held of byHolding.values()) {
+    for (const r of held) {
+      if (held.some((o) => o.id !== r.id && (o.accountType !== r.accountType || roleKey(o) === roleKey(r)))) ids.add(r.id)
+    }
+  }
+  return ids
+}
+
+/** A rule's role names as rules are evaluated: its string entries, trimmed, blanks and repeats left out. */
+export function ruleRoles(parameters: Record<string, unknown>): string[] {
+  const listed = parameters.incompatible_roles
+  if (!Array.isArray(listed)) return []
+  return [...new Set(listed.filter((e): e is string => typeof e === 'string').map((e) => e.replace(/^ +| +$/g, '')).filter(Boolean))]
+}
+
+/**
+ * Rôles incompatibles: one entry per enabled rule and person who holds two or more of its names within its scope (its
+ * application; for a global rule the application filtered on, or any).
+ */
+export function roleConflicts(rights: readonly RightRow[], rules: readonly RuleRow[], applicationId?: string): { ruleId: string; userId: string }[] {
+  const entries: { ruleId: string; userId: string }[] = []
+  for (const rule of rules) {
+    if (!rule.enabled || (applicationId && rule.applicationId !== null && rule.applicationId !== applicationId)) continue
+    const names = ruleRoles(rule.parameters)
+    const scope = rule.applicationId ?? applicationId ?? null
+    const held = new Map<string, Set<string>>()
+    for (const r of rights) {
+      if (!names.includes(r.roleName) || (scope !== null && r.applicationId !== scope)) continue
+      held.set(r.userId, (held.get(r.userId) ?? new Set()).add(r.roleName))
+    }
+    for (const [userId, roles] of held) if (roles.size >= 2) entries.push({ ruleId: rule.id, userId })
+  }
+  return entries
+}
 
 /** Rounded percentage (halves up, as Math.round), or null for an empty whole. */
 export function rate(part: number, whole: number): number | null {
@@ -163,7 +241,7 @@ export function inScope(r: RightRow, f: RightFilter): boolean {
 }
 
 export function auditText(e: AuditEvent): string {
-  return [e.userEmail ?? '', e.userName ?? '', e.action, e.resourceType, e.resourceId ?? '', e.detailsText].join('\n')
+  return [e.userEmail ?? '', e.userName ?? '', e.action, e.resourceType, e.resourceId ?? '', e.detailsText, e.names].join('\n')
 }
 
 /** The calendar date of an instant in a time zone, as YYYY-MM-DD. */

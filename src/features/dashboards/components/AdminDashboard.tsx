@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { campaignFigureLines } from '@/lib/campaign-figures'
 import { formatDate } from '@/lib/dates'
 import { campaignStatusLabel, roleLabel, type CampaignStatus } from '@/lib/labels'
 import { campaignStatusTone } from '@/lib/tones'
@@ -53,7 +54,12 @@ export interface AdminCampaign {
   name: string
   status: CampaignStatus
   endDate: string
+  /** The review rate: rights reviewed (« revus ») / all its rights. */
   progress: number | null
+  rightsCount: number
+  reviewedCount: number
+  /** Sent to the RA undecided when the campaign closed. */
+  undecidedCount: number
 }
 
 function Loading<T>({ query, children }: { query: QueryState<T>; children: (data: T) => ReactNode }) {
@@ -152,6 +158,11 @@ export function AdminDashboard({ title, campaigns, campaignHref, onImport, onCre
                         <TableCell>{formatDate(campaign.endDate)}</TableCell>
                         <TableCell className="min-w-[140px]">
                           <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
+                          {campaignFigureLines(campaign).map((line) => (
+                            <p key={line} className="mt-1 text-xs text-gray-500">
+                              {line}
+                            </p>
+                          ))}
                         </TableCell>
                         <TableCell>
                           <Details to={campaignHref(campaign.id)} name={campaign.name} />

@@ -13,6 +13,7 @@ import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell,
 import { downloadCsv, toCsv } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
 import { cn } from '@/lib/cn'
+import { reviewedText } from '@/lib/campaign-figures'
 import { countText, shareText } from '@/lib/plural'
 import { formatRate, levelOf, type Level } from '@/lib/rates'
 import { fetchAllRightsForExport, rssiDashboardQuery, useLiveRssiDashboard } from '../api'
@@ -22,6 +23,8 @@ import {
   activeFilterCount,
   defaultFilters,
   AT_RISK_BASIS,
+  ignoredFiltersText,
+  RISK_BASIS,
   PERIOD_BUTTONS,
   periodText,
   RIGHTS_CSV_HEADER,
@@ -31,10 +34,13 @@ import {
   withPeriod,
   type ApplicationChoice,
   type DashboardFilters,
+  type Risk,
 } from '../model'
 
 // Loaded when first opened: its date fields bring date-fns's parser, which the dashboard's first paint does not need.
 const DashboardFiltersDialog = lazy(() => import('./DashboardFiltersDialog').then((m) => ({ default: m.DashboardFiltersDialog })))
+// Loaded when a risk is opened, as the filters are.
+const RiskListDialog = lazy(() => import('./RiskListDialog').then((m) => ({ default: m.RiskListDialog })))
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }
 
@@ -76,6 +82,33 @@ function Counter({ label, value, icon, tone, hint = [] }: CounterProps) {
   )
 }
 
+/** A risk, what it counts, and the way to the list behind its figure. */
+function RiskTile({ risk, onOpen }: { risk: Risk; onOpen: () => void }) {
+  const hintId = useId()
+  const ignored = ignoredFiltersText(risk.ignored_filters)
+  return (
+    <li>
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-label={`${risk.label} : ${risk.count}, voir la liste`}
+        aria-describedby={hintId}
+        onClick={onOpen}
+        className="flex w-full items-center justify-between gap-3 rounded-md py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
+      >
+        <span>
+          <span className="block">{risk.label}</span>
+          <span id={hintId} className="block text-xs text-gray-600">
+            {RISK_BASIS[risk.key]}
+            {ignored && ` ${ignored}`}
+          </span>
+        </span>
+        <Badge tone={risk.count > 0 ? 'red' : 'green'}>{risk.count}</Badge>
+      </button>
+    </li>
+  )
+}
+
 interface RssiDashboardProps {
   title: string
   /** The applications the filters offer. */
@@ -88,6 +121,7 @@ interface RssiDashboardProps {
 export function RssiDashboard({ title, applications, today }: RssiDashboardProps) {
   const [filters, setFilters] = useState<DashboardFilters>(() => defaultFilters(today))
   const [filtersOpen, setFiltersOpen] = useState(false)
+  const [openRisk, setOpenRisk] = useState<Risk | null>(null)
   const [exporting, setExporting] = useState<number | null>(null)
   const [exportError, setExportError] = useState<string | null>(null)
   useLiveRssiDashboard()
@@ -222,15 +256,12 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
               <Card>
                 <CardHeader>
                   <CardTitle>Risques détectés</CardTitle>
-                  <CardDescription>À ce jour.</CardDescription>
+                  <CardDescription>À ce jour. Chaque risque ouvre la liste de ce qu’il compte.</CardDescription>
                 </CardHeader>
                 <CardContent>
                   <ul className="divide-y divide-gray-100" aria-label="Risques détectés">
                     {data.risks.map((risk) => (
-                      <li key={risk.key} className="flex items-center justify-between gap-3 py-2 text-sm">
-                        <span>{risk.label}</span>
-                        <Badge tone={risk.count > 0 ? 'red' : 'green'}>{risk.count}</Badge>
-                      </li>
+                      <RiskTile key={risk.key} risk={risk} onOpen={() => setOpenRisk(risk)} />
                     ))}
                   </ul>
                 </CardContent>
@@ -264,7 +295,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                           {campaign.name}
                           <span className="block text-xs font-normal text-gray-600 md:hidden">
                             {campaign.application_name ?? 'Toutes applications'}, jusqu’au {formatDate(campaign.end_date)} ;{' '}
-                            {shareText(campaign.reviewed_rights, campaign.total_rights, 'droit revu', 'droits revus')}
+                            {reviewedText(campaign.reviewed_rights, campaign.total_rights)}
                           </span>
                         </TableCell>
                         <TableCell className="max-md:hidden">{campaign.application_name ?? 'Toutes'}</TableCell>
@@ -286,6 +317,12 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
             <RssiTrends filters={filters} />
           </div>
         )
+      )}
+
+      {openRisk && (
+        <Suspense fallback={null}>
+          <RiskListDialog risk={openRisk} filters={filters} onClose={() => setOpenRisk(null)} />
+        </Suspense>
       )}
 
       {filtersOpen && (

@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ChartFigure } from '@/components/ui/ChartFigure'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
+import { UNDECIDED_AT_CLOSURE_LABEL } from '@/lib/campaign-figures'
 import { formatDate } from '@/lib/dates'
 import { formatRate } from '@/lib/rates'
 import { useSeen } from '@/lib/use-seen'
@@ -51,13 +52,16 @@ export function RssiTrends({ filters }: { filters: DashboardFilters }) {
           <ChartFigure
             title="Évolution de la conformité par campagne"
             summary={trendSummary(campaigns)}
-            columns={['Campagne', 'Date', 'Taux de conformité', 'Comptes à risque', 'Droits revus']}
+            columns={['Campagne', 'Date', 'Taux de conformité', 'Comptes à risque', 'Droits', 'Droits revus', 'Progression', UNDECIDED_AT_CLOSURE_LABEL]}
             rows={campaigns.map((point) => [
               point.name,
               pointDateText(point),
               formatRate(point.validation_rate),
               point.at_risk_items,
               point.total_items,
+              point.reviewed_items,
+              formatRate(point.review_rate),
+              point.status === 'active' ? '-' : point.undecided_items,
             ])}
           >
             <ComplianceTrendChart points={campaigns} />

@@ -15,6 +15,10 @@ export interface TrendPoint {
   validated_items: number
   /** Validated / all its items (the dashboard's Taux de conformité), null for a campaign without items. */
   validation_rate: number | null
+  /** Reviewed (« revus »), sent undecided to the RA at its closure, and reviewed / all: the campaign list's figures. */
+  reviewed_items: number
+  undecided_items: number
+  review_rate: number | null
   at_risk_items: number
 }
 
