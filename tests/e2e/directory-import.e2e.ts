@@ -242,7 +242,7 @@ describe('directory import', () => {
     await signIn(rssiPage, 'rssi@example.com')
     const risks = rssiPage.getByRole('list', { name: 'Risques détectés' }).getByRole('listitem')
     await risks.first().waitFor()
-    expect(await risks.first().getByRole('button').getAttribute('aria-label')).toBe(`Comptes expirés : ${riskAfter.count}, voir la liste`)
+    expect(await risks.first().getByRole('button').getAttribute('aria-label')).toBe(`Comptes expirés ${riskAfter.count}, voir la liste`)
     await rssiContext.close()
   })
 })

@@ -102,7 +102,7 @@ describe('RSSI risk tiles', () => {
     await page.goto('/app/dashboard')
     const tile = page.getByRole('list', { name: 'Risques détectés' }).getByRole('button', { name: /^Rôles incompatibles : / })
     await tile.waitFor()
-    expect(await tile.getAttribute('aria-label')).toBe(`Rôles incompatibles : ${listed}, voir la liste`)
+    expect(await tile.getAttribute('aria-label')).toBe(`Rôles incompatibles ${listed}, voir la liste`)
     await tile.click()
     const dialog = page.getByRole('dialog', { name: 'Rôles incompatibles' })
     const table = dialog.getByRole('table', { name: 'Rôles incompatibles' })

@@ -101,10 +101,10 @@ describe('RSSI dashboard', () => {
 
     const risks = within(screen.getByRole('list', { name: 'Risques détectés' })).getAllByRole('button')
     expect(risks.map((item) => item.getAttribute('aria-label'))).toEqual([
-      'Comptes expirés : 12, voir la liste',
-      'Comptes inactifs : 321, voir la liste',
-      'Rôles incompatibles : 3, voir la liste',
-      'Doublons : 0, voir la liste',
+      'Comptes expirés 12, voir la liste',
+      'Comptes inactifs 321, voir la liste',
+      'Rôles incompatibles 3, voir la liste',
+      'Doublons 0, voir la liste',
     ])
 
     const campaigns = screen.getByRole('table', { name: 'Campagnes actives' })

@@ -115,10 +115,10 @@ describe('RSSI risk tiles', () => {
     await renderDashboard()
     const tiles = within(screen.getByRole('list', { name: 'Risques détectés' })).getAllByRole('button')
     expect(tiles.map((tile) => tile.getAttribute('aria-label'))).toEqual([
-      'Comptes expirés : 30, voir la liste',
-      'Comptes inactifs : 321, voir la liste',
-      'Rôles incompatibles : 1, voir la liste',
-      'Doublons : 0, voir la liste',
+      'Comptes expirés 30, voir la liste',
+      'Comptes inactifs 321, voir la liste',
+      'Rôles incompatibles 1, voir la liste',
+      'Doublons 0, voir la liste',
     ])
     expect(tiles[0]).toHaveAccessibleDescription('droits encore détenus par des personnes désactivées, non traités par le RA')
     expect(tiles[2]).toHaveAccessibleDescription(
@@ -129,7 +129,7 @@ describe('RSSI risk tiles', () => {
 
   it('open « Rôles incompatibles » on its violations: who, under which rule, the rights in conflict', async () => {
     const { user } = await renderDashboard()
-    await user.click(screen.getByRole('button', { name: 'Rôles incompatibles : 1, voir la liste' }))
+    await user.click(screen.getByRole('button', { name: 'Rôles incompatibles 1, voir la liste' }))
     const dialog = await screen.findByRole('dialog', { name: 'Rôles incompatibles' })
     const table = await within(dialog).findByRole('table', { name: 'Rôles incompatibles' })
     const rows = within(table).getAllByRole('row').slice(1)
@@ -150,7 +150,7 @@ describe('RSSI risk tiles', () => {
 
   it('open « Comptes expirés » on its rights, as many as the figure, page after page', async () => {
     const { user } = await renderDashboard()
-    await user.click(screen.getByRole('button', { name: 'Comptes expirés : 30, voir la liste' }))
+    await user.click(screen.getByRole('button', { name: 'Comptes expirés 30, voir la liste' }))
     const dialog = await screen.findByRole('dialog', { name: 'Comptes expirés' })
     const rows = async () => within(await within(dialog).findByRole('table', { name: 'Comptes expirés' })).getAllByRole('row').slice(1)
     expect(await rows()).toHaveLength(25)
@@ -175,7 +175,7 @@ describe('RSSI risk tiles', () => {
     await user.click(within(filters).getByRole('button', { name: 'Appliquer' }))
     await waitFor(() => expect(stubs.fetchRssiDashboard).toHaveBeenCalledTimes(2))
 
-    await user.click(await screen.findByRole('button', { name: 'Comptes expirés : 30, voir la liste' }))
+    await user.click(await screen.findByRole('button', { name: 'Comptes expirés 30, voir la liste' }))
     await screen.findByRole('dialog', { name: 'Comptes expirés' })
     expect(stubs.riskList).toHaveBeenCalledWith({ p_risk: 'expired', p_application_id: 'app-sap', p_offset: 0, p_limit: 25 })
   })

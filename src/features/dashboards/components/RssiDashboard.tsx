@@ -91,7 +91,7 @@ function RiskTile({ risk, onOpen }: { risk: Risk; onOpen: () => void }) {
       <button
         type="button"
         aria-haspopup="dialog"
-        aria-label={`${risk.label} : ${risk.count}, voir la liste`}
+        aria-label={`${risk.label} ${risk.count}, voir la liste`}
         aria-describedby={hintId}
         onClick={onOpen}
         className="flex w-full items-center justify-between gap-3 rounded-md py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
