@@ -1387,12 +1387,12 @@ $$;
 -- knows an account only as a person's rights on an application under one account type: two types there are two
 -- accounts. Each right of a duplicate is listed, both of a pair. Of p_users only, when given.
 create function private.duplicate_rights_of(p_users uuid[])
-returns table (right_id uuid, user_id uuid, application_id uuid)
+returns table (right_id uuid, user_id uuid, application_id uuid, account_type public.account_type)
 language sql stable
 as $$
-  select x.id, x.user_id, x.application_id
+  select x.id, x.user_id, x.application_id, x.account_type
     from (
-      select ur.id, ur.user_id, ur.application_id,
+      select ur.id, ur.user_id, ur.application_id, ur.account_type,
              count(*) over (partition by ur.user_id, ur.application_id, lower(btrim(ur.role_name))) as same_role,
              min(ur.account_type) over (partition by ur.user_id, ur.application_id) as first_type,
              max(ur.account_type) over (partition by ur.user_id, ur.application_id) as last_type
@@ -1409,10 +1409,12 @@ create table private.role_conflicts (
 );
 create index role_conflicts_user_id_idx on private.role_conflicts (user_id);
 
+-- With the application and account type of each right, so that the dashboard counts them under its filters here.
 create table private.duplicate_rights (
   right_id uuid not null,
   user_id uuid not null,
   application_id uuid not null,
+  account_type public.account_type not null,
   constraint duplicate_rights_key primary key (right_id)
 );
 create index duplicate_rights_user_id_idx on private.duplicate_rights (user_id);
@@ -1451,8 +1453,8 @@ begin
   end if;
   perform private.lock_risk_sets(p_users);
   delete from private.duplicate_rights d where d.user_id = any (p_users);
-  insert into private.duplicate_rights (right_id, user_id, application_id)
-  select x.right_id, x.user_id, x.application_id from private.duplicate_rights_of(p_users) x;
+  insert into private.duplicate_rights (right_id, user_id, application_id, account_type)
+  select x.right_id, x.user_id, x.application_id, x.account_type from private.duplicate_rights_of(p_users) x;
   delete from private.role_conflicts c where c.user_id = any (p_users);
   insert into private.role_conflicts (rule_id, user_id)
   select x.rule_id, x.user_id from private.role_conflicts_of(null, null, p_users) x;
@@ -1533,7 +1535,24 @@ create trigger control_rules_risks_update
 alter table public.control_rules enable always trigger control_rules_risks;
 alter table public.control_rules enable always trigger control_rules_risks_update;
 
--- The ids of the duplicate rights, which rssi_dashboard and rssi_risk_list read under row-level security. Rssi only.
+-- Doublons under the dashboard's application and account type (null = any), without a search. Rssi only.
+create function private.duplicate_count(p_application_id uuid, p_account_type public.account_type) returns bigint
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_count bigint;
+begin
+  perform private.require_rssi();
+  select count(*) into v_count
+    from private.duplicate_rights d
+   where (p_application_id is null or d.application_id = p_application_id)
+     and (p_account_type is null or d.account_type = p_account_type);
+  return v_count;
+end;
+$$;
+
+-- The ids of the duplicate rights, which a search and rssi_risk_list read under row-level security. Rssi only.
 create function private.duplicated_right_ids() returns table (id uuid)
 language plpgsql stable security definer
 set search_path = ''
@@ -1616,6 +1635,7 @@ revoke execute on function
   private.refresh_holder_risks(uuid[]),
   private.track_holder_risks(),
   private.track_rule_conflicts(),
+  private.duplicate_count(uuid, public.account_type),
   private.duplicated_right_ids(),
   private.role_conflict_count(uuid),
   private.role_conflict_page(uuid, integer, integer),
@@ -1625,6 +1645,7 @@ revoke execute on function
 grant execute on function
   private.rule_roles(jsonb),
   private.role_conflict_holders(text[], uuid, uuid[]),
+  private.duplicate_count(uuid, public.account_type),
   private.duplicated_right_ids(),
   private.role_conflict_count(uuid),
   private.role_conflict_page(uuid, integer, integer),
@@ -1932,21 +1953,17 @@ begin
            and ur.user_id in (select u.id from public.users u where not u.active)
       )),
       jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'ignored_filters', '[]'::jsonb, 'count', t.at_risk),
-      -- The two below from the risk sets (« RSSI dashboard: risk sets »): a count of their rows, and for one
-      -- application its rules evaluated on its rights; the duplicates by primary key among the rights in scope.
+      -- The two below from the risk sets (« RSSI dashboard: risk sets »): counts of their rows (for one application,
+      -- its rules evaluated on its rights); with a search, the duplicates among the rights it matches.
       jsonb_build_object('key', 'incompatible_roles', 'label', 'Rôles incompatibles',
         'ignored_filters', private.risk_ignored_filters('incompatible_roles', v_pattern, p_account_type),
         'count', private.role_conflict_count(p_application_id)),
-      jsonb_build_object('key', 'duplicates', 'label', 'Doublons', 'ignored_filters', '[]'::jsonb, 'count', (
-        select count(*)
-          from private.rights_in_scope(null, null, p_application_id, p_account_type) ur
-         where v_pattern is null
-           and ur.id in (select d.id from private.duplicated_right_ids() d)
-      ) + (
-        select count(*)
-          from matched ur
-         where ur.id in (select d.id from private.duplicated_right_ids() d)
-      ))
+      jsonb_build_object('key', 'duplicates', 'label', 'Doublons', 'ignored_filters', '[]'::jsonb, 'count',
+        case when v_pattern is null then private.duplicate_count(p_application_id, p_account_type) else (
+          select count(*)
+            from matched ur
+           where ur.id in (select d.id from private.duplicated_right_ids() d)
+        ) end)
     ),
     'active_campaigns', (
       select coalesce(jsonb_agg(jsonb_build_object(
@@ -2156,9 +2173,13 @@ begin
         offset p_offset limit p_limit
       );
     elsif p_risk = 'duplicates' then
-      select count(*) into v_total
-        from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-       where ur.id in (select d.id from private.duplicated_right_ids() d);
+      if v_pattern is null then
+        v_total := private.duplicate_count(p_application_id, p_account_type);
+      else
+        select count(*) into v_total
+          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
+         where ur.id in (select d.id from private.duplicated_right_ids() d);
+      end if;
       v_ids := array(
         select ur.id
           from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur

@@ -74,8 +74,8 @@ async function tallyMismatches(db: Database): Promise<Record<string, number>> {
       `select rule_id, user_id from private.role_conflicts_of(null, null, null)`,
     ),
     duplicates: await differ(
-      `select right_id, user_id, application_id from private.duplicate_rights`,
-      `select right_id, user_id, application_id from private.duplicate_rights_of(null)`,
+      `select right_id, user_id, application_id, account_type from private.duplicate_rights`,
+      `select right_id, user_id, application_id, account_type from private.duplicate_rights_of(null)`,
     ),
   }
 }
@@ -556,6 +556,7 @@ describe('the RSSI dashboard tallies under a random workload', () => {
       `select * from private.running_stage_decisions(null, null, null)`,
       `select * from private.search_terms('%a%')`,
       `select private.role_conflict_count(null)`,
+      `select private.duplicate_count(null, null)`,
       `select * from private.role_conflict_page(null, 0, 10)`,
       `select * from private.duplicated_right_ids()`,
     ]) {

@@ -68,7 +68,14 @@ const ROLES: { email: string; pages: PageCheck[] }[] = [
   {
     email: 'rssi@example.com',
     pages: [
-      { path: '/app/dashboard', dialogs: [{ opener: /^Filtres/, dialog: 'Filtres' }] },
+      {
+        path: '/app/dashboard',
+        dialogs: [
+          { opener: /^Filtres/, dialog: 'Filtres' },
+          { opener: /^Comptes inactifs \d/, dialog: 'Comptes inactifs' },
+          { opener: /^Rôles incompatibles \d/, dialog: 'Rôles incompatibles' },
+        ],
+      },
       ...adminPages.slice(1, -1),
       { path: '/app/compliance', dialogs: [{ opener: /^Filtres/, dialog: 'Filtres' }] },
       { path: '/app/audit', dialogs: [{ opener: /^Filtres/, dialog: 'Filtres' }] },

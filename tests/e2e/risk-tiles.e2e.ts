@@ -100,7 +100,7 @@ describe('RSSI risk tiles', () => {
 
     // On the dashboard, the same number, and behind it, the list of those violations.
     await page.goto('/app/dashboard')
-    const tile = page.getByRole('list', { name: 'Risques détectés' }).getByRole('button', { name: /^Rôles incompatibles : / })
+    const tile = page.getByRole('list', { name: 'Risques détectés' }).getByRole('button', { name: /^Rôles incompatibles \d/ })
     await tile.waitFor()
     expect(await tile.getAttribute('aria-label')).toBe(`Rôles incompatibles ${listed}, voir la liste`)
     await tile.click()

@@ -87,24 +87,24 @@ function RiskTile({ risk, onOpen }: { risk: Risk; onOpen: () => void }) {
   const hintId = useId()
   const ignored = ignoredFiltersText(risk.ignored_filters)
   return (
-    <li>
+    <li className="py-2">
       <button
         type="button"
         aria-haspopup="dialog"
         aria-label={`${risk.label} ${risk.count}, voir la liste`}
         aria-describedby={hintId}
         onClick={onOpen}
-        className="flex w-full items-center justify-between gap-3 rounded-md py-2 text-left text-sm hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
+        className="flex w-full items-center justify-between gap-3 rounded-md text-left text-sm hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-primary-600"
       >
-        <span>
-          <span className="block">{risk.label}</span>
-          <span id={hintId} className="block text-xs text-gray-600">
-            {RISK_BASIS[risk.key]}
-            {ignored && ` ${ignored}`}
-          </span>
-        </span>
+        {/* The space makes the visible text « label figure », which the name begins with. */}
+        <span className="font-medium text-primary-700">{risk.label}</span>{' '}
         <Badge tone={risk.count > 0 ? 'red' : 'green'}>{risk.count}</Badge>
       </button>
+      {/* Beside the button rather than in it, so that its visible text stays its label and figure. */}
+      <p id={hintId} className="mt-0.5 text-xs text-gray-600">
+        {RISK_BASIS[risk.key]}
+        {ignored && ` ${ignored}`}
+      </p>
     </li>
   )
 }
