@@ -8,6 +8,7 @@ import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
 import { actAs, attempt, type Actor } from './support/actors'
 import { count, createApplication, createDraftCampaign, createRight, createUser, decide, ids } from './support/fixtures'
+import { generator } from './support/random'
 
 const STEPS = 200
 const SEEDS = [11, 29]
@@ -16,20 +17,6 @@ const decisionStatuses = [
   'validated_bpo_groupe', 'refused_bpo_groupe', 'treated', 'treatment_required',
 ] as const
 const fileStages = ['manager', 'bpo_metier', 'bpo_groupe'] as const
-
-/** A small deterministic generator (mulberry32), so that a failing run can be replayed from its seed. */
-function generator(seed: number) {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
-  return { next, pick }
-}
 
 type Person = { id: string; email: string }
 interface Offer {

@@ -49,6 +49,18 @@ async function decisionsOn(rightId: string): Promise<number> {
   return count(db, `select count(*) from public.right_decisions where right_id = $1`, [rightId])
 }
 
+/** The BPO Groupe stage's items of the active campaign: the demo BPO Groupe's, those without a reviewer, her sign-off's. */
+async function bpoGroupeItems(): Promise<{ hers: number; nobodys: number; signoff: number }> {
+  const rows = await actAs(db, 'admin', async (tx) =>
+    (await tx.query<{ stage: string; reviewer_id: string | null; items_count: number }>(`select * from public.campaign_signoffs_for_evidence($1)`, [active])).rows,
+  )
+  const at = (reviewer: string | null) => rows.find((r) => r.stage === 'bpo_groupe' && r.reviewer_id === reviewer)?.items_count ?? 0
+  const signoff = await actAs(db, 'bpo_groupe', async (tx) =>
+    (await tx.query<{ items_count: number }>(`select items_count from public.my_signoffs() where campaign_id = $1`, [active])).rows[0]?.items_count ?? 0,
+  )
+  return { hers: at(demo.bpo_groupe.id), nobodys: at(null), signoff }
+}
+
 describe('four eyes', () => {
   it('a BPO Groupe who decided for the BPO Métier by delegation cannot decide the BPO Groupe stage of the same right', async () => {
     const app = await createApplication(db)
@@ -56,7 +68,13 @@ describe('four eyes', () => {
     expect(await decide(db, 'manager', right, 'validated_manager')).toMatchObject({ ok: true })
     expect((await delegate('bpo_metier', demo.bpo_groupe.id)).ok).toBe(true)
     expect((await offered('bpo_groupe')).acting).toContain(right)
+    const reviewersBefore = await bpoGroupeItems()
     expect(await decide(db, 'bpo_groupe', right, 'validated_bpo_metier')).toMatchObject({ ok: true })
+    // The campaign's « Relecteurs » and the BPO Groupe's sign-off no longer count it as hers: it is the fallback reviewers'.
+    const reviewersAfter = await bpoGroupeItems()
+    expect(reviewersAfter.hers).toBe(reviewersBefore.hers - 1)
+    expect(reviewersAfter.nobodys).toBe(reviewersBefore.nobodys + 1)
+    expect(reviewersAfter.signoff).toBe(reviewersBefore.signoff - 1)
 
     // The BPO Groupe's own queue does not offer the next stage of that right, and a direct call is refused.
     const after = await offered('bpo_groupe')

@@ -13,23 +13,10 @@ import { loadLargeDataset } from '../../supabase/local/dataset'
 import { freshDatabase } from '../support/database'
 import { actAs, attempt, campaignIds, demo } from './support/actors'
 import { allStatuses, bringTo, count, createApplication, createDraftCampaign, createRight, createUser, decide, ids, one } from './support/fixtures'
+import { generator } from './support/random'
 
 const onPostgres = Boolean(process.env.DATABASE_URL)
 const accountTypes = ['standard', 'privileged', 'technical', 'shared', 'emergency', 'external'] as const
-
-/** A small deterministic generator (mulberry32), so that a failing workload can be replayed from its seed. */
-function generator(seed: number) {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T
-  return { next, pick }
-}
 
 /** The rows where a tally and the full count of what it tallies disagree (none when the tallies are exact). */
 async function tallyMismatches(db: Database): Promise<Record<string, number>> {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
+import type { Browser, Download, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
-import { launchBrowser, newContext, signIn } from './support/browser'
+import { launchBrowser, signedInSessions } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
 // Issue 6's "done when": one campaign through its whole life in the browser, each step by the person who does it in
@@ -21,7 +21,7 @@ const IDS = {
 
 let browser: Browser
 let admin: ApiClient
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -36,17 +36,9 @@ beforeAll(async () => {
   if (error) throw error
 })
 afterAll(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
   await browser?.close()
 })
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
-}
 
 async function decide(page: Page, button: string, row: string, comment?: string) {
   await page.getByRole('button', { name: `${button} ${row}`, exact: true }).click()

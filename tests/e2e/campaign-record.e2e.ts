@@ -3,6 +3,7 @@ import { addMonths, format, subMonths } from 'date-fns'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
+import { rpc } from './support/journey-data'
 import { launchBrowser, newContext, signIn } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
@@ -46,12 +47,6 @@ type Workbook = Record<string, string[][]>
 let browser: Browser
 let context: BrowserContext | undefined
 let admin: ApiClient
-
-async function rpc(client: ApiClient, ...call: Parameters<ApiClient['rpc']>) {
-  const { data, error } = await client.rpc(...call)
-  if (error) throw error
-  return data
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()

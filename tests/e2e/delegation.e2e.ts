@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { serviceClient, signedInClient } from './support/api'
-import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
+import { DEMO_PASSWORD, launchBrowser, signedInSessions } from './support/browser'
 
 // A manager delegates one right to a colleague, who decides it « pour le compte de » the manager; the colleague's bell
 // and dashboard count it while it waits; the audit trail names both; the manager decides the other right and signs the
@@ -13,7 +13,7 @@ const CAMPAIGN_NAME = 'Revue T4 2026 — comptes standard'
 const STATEMENT = "Je certifie avoir revu l'ensemble des droits qui m'étaient confiés"
 
 let browser: Browser
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -22,16 +22,8 @@ afterAll(async () => {
   await browser?.close()
 })
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
 })
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
-}
 
 /**
  * A manager and a colleague who can sign in, one member of the manager's team, and two rights of that member in the

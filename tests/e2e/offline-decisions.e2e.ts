@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { addDays, format } from 'date-fns'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
-import { launchBrowser, newContext, signIn } from './support/browser'
+import { createJourneyApplication, createJourneyCampaign, importJulieRights, setCampaignStatus } from './support/journey-data'
+import { launchBrowser, signedInSessions } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
 // Issue 15, point 6: a manager's filled file is uploaded and its decisions appear with their audit rows. The journey
@@ -15,66 +15,24 @@ const RUN = Date.now().toString(36)
 const APPLICATION = `Hors ligne ${RUN}`
 const CAMPAIGN = `Revue hors ligne E2E ${RUN}`
 const ROLES = { kept: `Lecteur ${RUN}`, removed: `Éditeur ${RUN}` }
-const RA_ID = '00000000-0000-4000-a000-000000000005'
-const BPO_METIER_ID = '00000000-0000-4000-a000-000000000003'
 const MARC_ID = '00000000-0000-4000-a000-000000000002'
 
 let browser: Browser
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 let admin: ApiClient
 let campaignId: string
-
-async function rpc(client: ApiClient, ...call: Parameters<ApiClient['rpc']>) {
-  const { data, error } = await client.rpc(...call)
-  if (error) throw error
-  return data
-}
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()
   admin = await signedInClient('admin@example.com')
-  const application = (await rpc(admin, 'create_application', {
-    name: APPLICATION,
-    description: 'Application du parcours hors ligne',
-    ra_id: RA_ID,
-    bpo_metier_id: BPO_METIER_ID,
-  })) as { id: string }
-  const today = new Date()
-  const created = await admin
-    .from('campaigns')
-    .insert({ name: CAMPAIGN, start_date: format(today, 'yyyy-MM-dd'), end_date: format(addDays(today, 30), 'yyyy-MM-dd'), application_id: application.id })
-    .select('id')
-    .single()
-  if (created.error) throw created.error
-  campaignId = created.data.id
-  const imported = await rpc(admin, 'import_user_rights', {
-    campaign_id: campaignId,
-    rows: Object.values(ROLES).map((role, index) => ({
-      line: index + 2,
-      email: 'user@example.com',
-      application: APPLICATION,
-      role_name: role,
-      account_type: 'standard',
-      granted_at: '2025-03-01',
-      last_used_at: null,
-      justification: null,
-    })),
-  })
-  expect(imported).toMatchObject({ success: true, imported: 2 })
-  const started = await admin.from('campaigns').update({ status: 'active' }).eq('id', campaignId)
-  if (started.error) throw started.error
+  const application = await createJourneyApplication(admin, APPLICATION, 'Application du parcours hors ligne')
+  campaignId = await createJourneyCampaign(admin, CAMPAIGN, application)
+  await importJulieRights(admin, campaignId, APPLICATION, Object.values(ROLES))
+  await setCampaignStatus(admin, campaignId, 'active')
 })
 afterAll(async () => {
   await admin?.from('campaigns').update({ status: 'completed' }).eq('id', campaignId).eq('status', 'active')
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
   await browser?.close()
 })
 

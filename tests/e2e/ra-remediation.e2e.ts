@@ -1,7 +1,7 @@
-import { addDays, format } from 'date-fns'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { signedInClient, type ApiClient } from './support/api'
-import { launchBrowser, newContext, signIn } from './support/browser'
+import { rpc, createJourneyApplication, createJourneyCampaign, importJulieRights, setCampaignStatus } from './support/journey-data'
+import { launchBrowser, signedInSessions } from './support/browser'
 
 // A right refused in a closed campaign stays with the RA until treated: the administrator's Démarrer says it leaves it
 // out, and the RA's queue still holds it after the start. The journey has its own application, with two rights of Julie
@@ -10,66 +10,33 @@ import { launchBrowser, newContext, signIn } from './support/browser'
 const RUN = Date.now().toString(36)
 const APPLICATION = `Remédiation ${RUN}`
 const ROLES = { refused: `Administrateur ${RUN}`, kept: `Lecteur ${RUN}` }
-const RA_ID = '00000000-0000-4000-a000-000000000005'
-const BPO_METIER_ID = '00000000-0000-4000-a000-000000000003'
 
 let browser: Browser
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 let admin: ApiClient
 let applicationId: string
 const campaigns: string[] = []
 
-async function rpc(client: ApiClient, ...call: Parameters<ApiClient['rpc']>) {
-  const { data, error } = await client.rpc(...call)
-  if (error) throw error
-  return data
-}
-
 async function createCampaign(name: string): Promise<string> {
-  const today = new Date()
-  const created = await admin
-    .from('campaigns')
-    .insert({ name, start_date: format(today, 'yyyy-MM-dd'), end_date: format(addDays(today, 30), 'yyyy-MM-dd'), application_id: applicationId })
-    .select('id')
-    .single()
-  if (created.error) throw created.error
-  campaigns.push(created.data.id)
-  return created.data.id
-}
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
+  const id = await createJourneyCampaign(admin, name, applicationId)
+  campaigns.push(id)
+  return id
 }
 
 beforeAll(async () => {
   browser = await launchBrowser()
   admin = await signedInClient('admin@example.com')
-  applicationId = ((await rpc(admin, 'create_application', {
-    name: APPLICATION,
-    description: 'Application du parcours de remédiation',
-    ra_id: RA_ID,
-    bpo_metier_id: BPO_METIER_ID,
-  })) as { id: string }).id
+  applicationId = await createJourneyApplication(admin, APPLICATION, 'Application du parcours de remédiation')
   const earlier = await createCampaign(`Revue passée ${RUN}`)
-  await rpc(admin, 'import_user_rights', {
-    campaign_id: earlier,
-    rows: Object.values(ROLES).map((role, index) => ({
-      line: index + 2, email: 'user@example.com', application: APPLICATION, role_name: role, account_type: 'standard',
-      granted_at: '2025-03-01', last_used_at: null, justification: null,
-    })),
-  })
-  if ((await admin.from('campaigns').update({ status: 'active' }).eq('id', earlier)).error) throw new Error('start')
+  await importJulieRights(admin, earlier, APPLICATION, Object.values(ROLES))
+  await setCampaignStatus(admin, earlier, 'active')
   const rights = await admin.from('user_rights').select('id, role_name').eq('campaign_id', earlier)
   if (rights.error) throw rights.error
   const marc = await signedInClient('manager@example.com')
   for (const right of rights.data) {
     await rpc(marc, 'validate_user_right', { right_id: right.id, new_status: right.role_name === ROLES.refused ? 'refused_manager' : 'validated_manager' })
   }
-  if ((await admin.from('campaigns').update({ status: 'completed' }).eq('id', earlier)).error) throw new Error('complete')
+  await setCampaignStatus(admin, earlier, 'completed')
   // Approved by Marc but undecided at the BPO Métier's stage when it closed, the kept right went to the RA too, who
   // has checked it since; the refused one she has not.
   const nadia = await signedInClient('ra@example.com')
@@ -77,7 +44,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   for (const id of campaigns) await admin?.from('campaigns').update({ status: 'completed' }).eq('id', id).eq('status', 'active')
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
   await browser?.close()
 })
 

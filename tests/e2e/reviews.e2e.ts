@@ -1,13 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { signedInClient } from './support/api'
-import { launchBrowser, newContext, signIn } from './support/browser'
+import { launchBrowser, signedInSessions } from './support/browser'
 
 // Each journey decides on demo rights no other e2e file touches:
 //   * Julie Martin's Active Directory / Utilisateur VPN (validated) and ServiceNow / Demandeur (refused, then treated by the RA);
 //   * Lucas Bonnet's SAP Finance / Lecteur, carried from the manager to the BPO Groupe.
 
 let browser: Browser
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -16,16 +16,8 @@ afterAll(async () => {
   await browser?.close()
 })
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
 })
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
-}
 
 async function decideInDialog(page: Page, button: string, comment?: string) {
   const dialog = page.getByRole('dialog', { name: 'Revue du droit' })

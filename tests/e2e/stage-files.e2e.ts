@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { addDays, format } from 'date-fns'
+import { format } from 'date-fns'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
 import { signedInClient, type ApiClient } from './support/api'
+import { rpc, createJourneyApplication, createJourneyCampaign, importJulieRights, setCampaignStatus } from './support/journey-data'
 import { launchBrowser, newContext, signIn } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
@@ -13,53 +14,19 @@ const RUN = Date.now().toString(36)
 const APPLICATION = `Fichiers d'étape ${RUN}`
 const CAMPAIGN = `Revue des étapes ${RUN}`
 const ROLES = { manager: `Lecteur ${RUN}`, bpoMetier: `Éditeur ${RUN}`, bpoGroupe: `Valideur ${RUN}` }
-const RA_ID = '00000000-0000-4000-a000-000000000005'
-const BPO_METIER_ID = '00000000-0000-4000-a000-000000000003'
 
 let browser: Browser
 let context: BrowserContext | undefined
 let admin: ApiClient
 let campaignId: string
 
-async function rpc(client: ApiClient, ...call: Parameters<ApiClient['rpc']>) {
-  const { data, error } = await client.rpc(...call)
-  if (error) throw error
-  return data
-}
-
 beforeAll(async () => {
   browser = await launchBrowser()
   admin = await signedInClient('admin@example.com')
-  const application = (await rpc(admin, 'create_application', {
-    name: APPLICATION,
-    description: 'Application du parcours des fichiers par étape',
-    ra_id: RA_ID,
-    bpo_metier_id: BPO_METIER_ID,
-  })) as { id: string }
-  const today = new Date()
-  const created = await admin
-    .from('campaigns')
-    .insert({ name: CAMPAIGN, start_date: format(today, 'yyyy-MM-dd'), end_date: format(addDays(today, 30), 'yyyy-MM-dd'), application_id: application.id })
-    .select('id')
-    .single()
-  if (created.error) throw created.error
-  campaignId = created.data.id
-  const imported = await rpc(admin, 'import_user_rights', {
-    campaign_id: campaignId,
-    rows: Object.values(ROLES).map((role, index) => ({
-      line: index + 2,
-      email: 'user@example.com',
-      application: APPLICATION,
-      role_name: role,
-      account_type: 'standard',
-      granted_at: '2025-03-01',
-      last_used_at: null,
-      justification: null,
-    })),
-  })
-  expect(imported).toMatchObject({ success: true, imported: 3 })
-  const started = await admin.from('campaigns').update({ status: 'active' }).eq('id', campaignId)
-  if (started.error) throw started.error
+  const application = await createJourneyApplication(admin, APPLICATION, 'Application du parcours des fichiers par étape')
+  campaignId = await createJourneyCampaign(admin, CAMPAIGN, application)
+  await importJulieRights(admin, campaignId, APPLICATION, Object.values(ROLES))
+  await setCampaignStatus(admin, campaignId, 'active')
 
   // Marc carries two rights past his stage, the BPO Métier one of them past hers.
   const rights = await admin.from('user_rights').select('id, role_name').eq('campaign_id', campaignId)

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { signedInClient } from './support/api'
-import { launchBrowser, mainMenu, newContext, signIn } from './support/browser'
+import { launchBrowser, mainMenu, signedInSessions } from './support/browser'
 
 // Read-only journeys: the figures are compared with what the API answers at the time, so they hold whatever other
 // e2e files decided before.
@@ -28,7 +28,7 @@ interface DashboardRow {
 }
 
 let browser: Browser
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -37,16 +37,8 @@ afterAll(async () => {
   await browser?.close()
 })
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
+  await closeAll()
 })
-
-async function as(email: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  return page
-}
 
 /** What the manager's own supabase-js session gets from an RPC. */
 async function rpcAs<T>(email: string, name: 'manager_dashboard' | 'team_progress' | 'review_queue_summary'): Promise<T[]> {

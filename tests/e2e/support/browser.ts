@@ -53,3 +53,21 @@ export async function signIn(page: Page, email: string, options: { remember?: bo
 export function menuItems(page: Page): Promise<string[]> {
   return mainMenu(page).getByRole('link').allInnerTexts().then((texts) => texts.map((text) => text.trim()))
 }
+
+/**
+ * People signed in at once, each in a browser context of their own: `as(email)` opens a page signed in as that demo
+ * account, `closeAll()` closes every context opened so far. The browser is read when a page is opened.
+ */
+export function signedInSessions(browser: () => Browser) {
+  const contexts: BrowserContext[] = []
+  return {
+    async as(email: string): Promise<Page> {
+      const context = await newContext(browser())
+      contexts.push(context)
+      const page = await context.newPage()
+      await signIn(page, email)
+      return page
+    },
+    closeAll: () => Promise.all(contexts.splice(0).map((context) => context.close())).then(() => undefined),
+  }
+}
