@@ -17,9 +17,12 @@ export const UNDECIDED_AT_CLOSURE_LABEL = 'Non décidés à la clôture (transmi
 /** « 3 droits revus sur 17 ». */
 export const reviewedText = (reviewed: number, total: number) => shareText(reviewed, total, 'droit revu', 'droits revus')
 
+/** Where the items undecided at closure went, the end of their figure's words. */
+export const SENT_TO_RA = ' (transmis au RA)'
+
 /** « 14 non décidés à la clôture (transmis au RA) ». */
 export const undecidedAtClosureText = (undecided: number) =>
-  `${countText(undecided, 'non décidé', 'non décidés')} à la clôture (transmis au RA)`
+  `${countText(undecided, 'non décidé', 'non décidés')} à la clôture${SENT_TO_RA}`
 
 /**
  * The lines under a campaign's progress bar: a draft's rights (nothing is reviewed before the start), then once started

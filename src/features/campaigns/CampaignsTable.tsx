@@ -7,7 +7,7 @@ import { ProgressBar } from '@/components/ui/ProgressBar'
 import { frenchDateText } from '@/components/ui/DateInput'
 import { Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
 import { cn } from '@/lib/cn'
-import { campaignFigureLines } from '@/lib/campaign-figures'
+import { campaignFigureLines, SENT_TO_RA } from '@/lib/campaign-figures'
 import { EvidenceButton } from './EvidenceButton'
 import { useReviewersMenuItem } from './ReassignDialog'
 import { hasEvidencePack } from './evidence-model'
@@ -124,7 +124,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
               campaign.id === linkedId && 'bg-primary-50 max-md:bg-primary-50',
             )}
           >
-            <td className={cn(cell, 'min-w-52 max-w-64 max-md:block max-md:max-w-none max-md:pb-2 max-md:pt-0')}>
+            <td className={cn(cell, 'min-w-44 max-w-64 max-md:block max-md:max-w-none max-md:pb-2 max-md:pt-0')}>
               <p className="font-medium text-gray-900">{campaign.name}</p>
               {campaign.description && (
                 <p className="line-clamp-1 text-xs text-gray-500" title={campaign.description}>
@@ -154,11 +154,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
             </Cell>
             <td className={cn(cell, 'min-w-24 max-md:block max-md:py-2')}>
               <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
-              {campaignFigureLines(campaign).map((line) => (
-                <p key={line} className="mt-1 text-xs text-gray-500">
-                  {line}
-                </p>
-              ))}
+              <CampaignFigures campaign={campaign} />
             </td>
             <td className={cn(cell, 'whitespace-nowrap max-md:block max-md:pb-0 max-md:pt-2')}>
               <CampaignRowActions campaign={campaign} admin={admin} {...actions} />
@@ -169,3 +165,20 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
     </Table>
   )
 }
+
+/**
+ * The figures under the bar, a line each and never wrapped, so that a closed campaign's row stays two lines high: where
+ * the undecided items went is said to screen readers and in the tooltip, the table having no room for it.
+ */
+function CampaignFigures({ campaign }: { campaign: Campaign }) {
+  return campaignFigureLines(campaign).map((line) => {
+    const [shown, hidden] = line.endsWith(SENT_TO_RA) ? [line.slice(0, -SENT_TO_RA.length), SENT_TO_RA] : [line, '']
+    return (
+      <p key={line} title={hidden ? line : undefined} className="mt-0.5 whitespace-nowrap text-xs leading-4 text-gray-500">
+        {shown}
+        {hidden && <span className="sr-only">{hidden}</span>}
+      </p>
+    )
+  })
+}
+

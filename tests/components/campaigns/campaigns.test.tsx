@@ -165,7 +165,7 @@ describe('Campaigns table', () => {
     const closed = rowOf('Revue 2025')
     expect(within(closed).getByRole('progressbar', { name: 'Progression de Revue 2025' })).toHaveAttribute('aria-valuenow', '18')
     expect(within(closed).getByText('3 droits revus sur 17')).toBeInTheDocument()
-    expect(within(closed).getByText('14 non décidés à la clôture (transmis au RA)')).toBeInTheDocument()
+    expect(within(closed).getByTitle('14 non décidés à la clôture (transmis au RA)')).toHaveTextContent('14 non décidés à la clôture (transmis au RA)')
     // A running campaign shows how far its review went so far, and nothing was left at a closure yet.
     const running = rowOf('Revue T4')
     expect(within(running).getByRole('progressbar', { name: 'Progression de Revue T4' })).toHaveAttribute('aria-valuenow', '33')
