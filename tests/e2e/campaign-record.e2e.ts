@@ -112,7 +112,7 @@ async function figures(page: Page, name: string) {
   return {
     progress: await row.getByRole('progressbar').getAttribute('aria-valuenow'),
     reviewed: await reviewed.innerText(),
-    undecided: (await undecided.count()) > 0 ? await undecided.innerText() : null,
+    undecided: (await undecided.count()) > 0 ? (await undecided.textContent())?.trim() : null,
   }
 }
 
