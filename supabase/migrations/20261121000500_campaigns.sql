@@ -350,33 +350,34 @@ create trigger campaign_items_guard_delete
 
 -- ─── Start and completion ────────────────────────────────────────────────────────────────────────────────────────
 
--- The rights in a campaign's scope that its start leaves with the RA: refused, or undecided when their last campaign
--- closed, and not yet treated (private.awaits_treatment). Those under review in another running campaign are not
--- counted: that campaign has them. p_campaign_id is the campaign starting, whose own rights do not count as another's.
-create function private.rights_left_with_ra(
+-- The rights in a campaign's scope not under review in another running campaign, in one reading: those its start
+-- takes, and those it leaves with the RA (refused, or undecided when their last campaign closed, and not yet treated:
+-- private.awaits_treatment). p_campaign_id is the campaign starting, whose own rights do not count as another's.
+create function private.start_scope_counts(
   p_campaign_id uuid,
   p_application_id uuid,
-  p_account_type public.account_type
-) returns bigint
+  p_account_type public.account_type,
+  out rights_to_attach bigint,
+  out rights_left_with_ra bigint
+)
 language plpgsql stable
 set search_path = ''
 as $$
 begin
-  return (
-    select count(*)
-      from public.user_rights ur
-     where (p_application_id is null or ur.application_id = p_application_id)
-       and (p_account_type is null or ur.account_type = p_account_type)
-       and private.awaits_treatment(ur.status)
-       and not exists (
-         select 1 from public.campaigns c
-          where c.id = ur.campaign_id and c.status = 'active' and c.id is distinct from p_campaign_id
-       )
-  );
+  select count(*) filter (where not private.awaits_treatment(ur.status)),
+         count(*) filter (where private.awaits_treatment(ur.status))
+    into rights_to_attach, rights_left_with_ra
+    from public.user_rights ur
+   where (p_application_id is null or ur.application_id = p_application_id)
+     and (p_account_type is null or ur.account_type = p_account_type)
+     and not exists (
+       select 1 from public.campaigns c
+        where c.id = ur.campaign_id and c.status = 'active' and c.id is distinct from p_campaign_id
+     );
 end;
 $$;
 
-revoke execute on function private.rights_left_with_ra(uuid, uuid, public.account_type) from public;
+revoke execute on function private.start_scope_counts(uuid, uuid, public.account_type) from public;
 
 -- rpc('campaign_start_preview', { p_campaign_id }) → { rights_to_attach, rights_left_with_ra }: what Démarrer would do
 -- to a draft now, for its confirmation dialog. Admin and rssi only, like the start itself.
@@ -392,19 +393,7 @@ begin
   if target.id is null then
     raise exception 'Campagne introuvable.' using errcode = 'P0001';
   end if;
-  return jsonb_build_object(
-    'rights_to_attach', (
-      select count(*)
-        from public.user_rights ur
-       where (target.application_id is null or ur.application_id = target.application_id)
-         and (target.account_type is null or ur.account_type = target.account_type)
-         and not private.awaits_treatment(ur.status)
-         and not exists (
-           select 1 from public.campaigns c where c.id = ur.campaign_id and c.status = 'active' and c.id <> target.id
-         )
-    ),
-    'rights_left_with_ra', private.rights_left_with_ra(target.id, target.application_id, target.account_type)
-  );
+  return to_jsonb(private.start_scope_counts(target.id, target.application_id, target.account_type));
 end;
 $$;
 
@@ -489,7 +478,7 @@ begin
     perform set_config('recertif.audit_suppressed', suppressed, true);
     perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object(
       'rights_attached', affected,
-      'rights_left_with_ra', private.rights_left_with_ra(new.id, new.application_id, new.account_type),
+      'rights_left_with_ra', (private.start_scope_counts(new.id, new.application_id, new.account_type)).rights_left_with_ra,
       'scope', jsonb_build_object('application_id', new.application_id, 'account_type', new.account_type)
     ));
   elsif old.status = 'active' and new.status = 'completed' then
