@@ -19,7 +19,11 @@ declare module 'vitest' {
 /** A way of serving the app on a port, pointed at a backend: a build and its preview, or the dev server. */
 export type ServeApp = (backendUrl: string, port: number) => Promise<{ close(): Promise<void> }>
 
-function freePort(): Promise<number> {
+// Ports handed out in this process. Both projects' global setups run at once: without this, a port one setup picked
+// and released (its app is built before it listens) may be picked again by the other for its backend.
+const HANDED_OUT: Set<number> = ((globalThis as { __journeyPorts?: Set<number> }).__journeyPorts ??= new Set())
+
+function askSystemForPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
@@ -28,6 +32,16 @@ function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
     })
   })
+}
+
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await askSystemForPort()
+    if (!HANDED_OUT.has(port)) {
+      HANDED_OUT.add(port)
+      return port
+    }
+  }
 }
 
 /**
