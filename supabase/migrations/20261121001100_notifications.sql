@@ -276,16 +276,12 @@ begin
                                                  'stage', s.stage, 'n', s.n)), '[]')
       from (
         select n.campaign_id,
-               case
-                 when n.status = 'validated_manager' then n.bpo_metier_id
-                 when n.status = 'validated_bpo_metier' then n.bpo_groupe_id
-                 else n.ra_id
+               case private.awaited_stage(n.status)
+                 when 'bpo_metier' then n.bpo_metier_id
+                 when 'bpo_groupe' then n.bpo_groupe_id
+                 when 'ra' then n.ra_id
                end as reviewer_id,
-               case
-                 when n.status = 'validated_manager' then 'bpo_metier'
-                 when n.status = 'validated_bpo_metier' then 'bpo_groupe'
-                 else 'ra'
-               end as stage,
+               private.awaited_stage(n.status) as stage,
                count(*) as n
           from changed_to n
           join changed_from o on o.id = n.id

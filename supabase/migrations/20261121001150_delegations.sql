@@ -62,13 +62,7 @@ language plpgsql stable
 set search_path = ''
 as $$
 declare
-  waiting_stage public.review_stage := case
-    when p_status in ('pending', 'validated_user') then 'manager'
-    when p_status = 'validated_manager' then 'bpo_metier'
-    when p_status = 'validated_bpo_metier' then 'bpo_groupe'
-    when p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required')
-      then 'ra'
-  end::public.review_stage;
+  waiting_stage public.review_stage := private.awaited_stage(p_status);
   reviewer uuid := case waiting_stage
     when 'manager' then p_manager
     when 'bpo_metier' then p_bpo_metier

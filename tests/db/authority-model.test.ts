@@ -66,8 +66,34 @@ async function accepted(person: Person, rightId: string, status: string): Promis
   return false
 }
 
+/** Each right of the application and status the one rule allows this person to give now, as "right status". */
+async function allowedPairs(person: Person, app: string): Promise<string[]> {
+  // Listed as the owner: the rule also answers for rights the person cannot read (a delegate's, a fallback's).
+  const rights = await db.query<{ id: string }>(`select id::text from public.user_rights where application_id = $1`, [app])
+  const rows = await actAs(db, person, (tx) =>
+    tx.query<{ pair: string }>(
+      `select r.id::text || ' ' || s.status::text as pair
+         from unnest($1::uuid[]) r (id) cross join unnest($2::public.right_status[]) s (status)
+        where (select a.refusal from private.decision_authority(r.id, s.status) a) is null`,
+      [rights.rows.map((r) => r.id), decisionStatuses],
+    ),
+  )
+  return rows.rows.map((r) => r.pair).sort()
+}
+
+/** The same pairs as the queues offer them, on the application's rights. */
+async function offeredPairs(offered: Offer[], app: string): Promise<string[]> {
+  const rights = await db.query<{ id: string }>(`select id::text from public.user_rights where application_id = $1`, [app])
+  const ofApp = new Set(rights.rows.map((r) => r.id))
+  const pairs = offered
+    .filter((o) => ofApp.has(o.rightId))
+    .flatMap((o) => [o.approve, o.refuse].filter((s): s is string => s !== null).map((s) => `${o.rightId} ${s}`))
+  return [...new Set(pairs)].sort()
+}
+
 async function run(seed: number) {
   const random = generator(seed)
+  let checks = 0
   const person = async (role: string, managerId: string | null = null) => ({ ...(await createUser(db, { role, managerId })), role })
   const bpoMetier = await person('bpo_metier')
   const bpoGroupe = await person('bpo_groupe')
@@ -199,6 +225,7 @@ async function run(seed: number) {
   }
 
   async function checkInvariants(where: string) {
+    checks++
     // Four eyes: nobody answers for two stages of one item.
     const twice = await count(
       db,
@@ -223,6 +250,12 @@ async function run(seed: number) {
         )
         expect(live, `${where}: a deactivated person keeps a live delegation`).toBe(0)
         continue
+      }
+      // The queues are the rule read in bulk: what they offer on this application is exactly what the rule allows
+      // (asked of one person a step, in turn: a hundred questions each).
+      if (p === everyone[checks % everyone.length]) {
+        expect(await allowedPairs(p, app), `${where}: the queues of ${p.role} and private.decision_authority disagree`)
+          .toEqual(await offeredPairs([...own, ...acting], app))
       }
       // What is offered is accepted (one offer a person a step, rolled back).
       const offer = [...own, ...acting]

@@ -61,15 +61,30 @@ async function bpoGroupeItems(): Promise<{ hers: number; nobodys: number; signof
   return { hers: at(demo.bpo_groupe.id), nobodys: at(null), signoff }
 }
 
+/** How many items the stage digests queued for a person announce at a stage. */
+function digested(personId: string, stage: string): Promise<number> {
+  return count(
+    db,
+    `select coalesce(sum((payload -> 'counts' ->> $2)::int), 0) from public.notifications
+      where recipient_id = $1 and kind = 'stage_digest'`,
+    [personId, stage],
+  )
+}
+
 describe('four eyes', () => {
   it('a BPO Groupe who decided for the BPO Métier by delegation cannot decide the BPO Groupe stage of the same right', async () => {
     const app = await createApplication(db)
     const right = await createRight(db, { holder: (await createUser(db, { managerId: demo.manager.id })).id, applicationId: app })
+    const bpoMetierDigest = await digested(demo.bpo_metier.id, 'bpo_metier')
     expect(await decide(db, 'manager', right, 'validated_manager')).toMatchObject({ ok: true })
+    expect(await digested(demo.bpo_metier.id, 'bpo_metier')).toBe(bpoMetierDigest + 1)
     expect((await delegate('bpo_metier', demo.bpo_groupe.id)).ok).toBe(true)
     expect((await offered('bpo_groupe')).acting).toContain(right)
     const reviewersBefore = await bpoGroupeItems()
+    const bpoGroupeDigest = await digested(demo.bpo_groupe.id, 'bpo_groupe')
     expect(await decide(db, 'bpo_groupe', right, 'validated_bpo_metier')).toMatchObject({ ok: true })
+    // Her digest does not announce an item she may not decide.
+    expect(await digested(demo.bpo_groupe.id, 'bpo_groupe')).toBe(bpoGroupeDigest)
     // The campaign's « Relecteurs » and the BPO Groupe's sign-off no longer count it as hers: it is the fallback reviewers'.
     const reviewersAfter = await bpoGroupeItems()
     expect(reviewersAfter.hers).toBe(reviewersBefore.hers - 1)

@@ -16,7 +16,7 @@ export const FILE_STAGE_LABELS: Record<FileStage, string> = {
 }
 
 export const DATA_SHEET = 'Droits'
-/** apply_review_decisions applies at most this many decisions at a time (20261121000600_rights_and_decisions.sql). */
+/** apply_review_decisions applies at most this many decisions at a time (20261121001160_decisions.sql). */
 export const MAX_FILE_DECISIONS = 2000
 
 const BASE_COLUMNS = [

@@ -1,0 +1,506 @@
+-- The decision: who may decide an item (one rule, private.decision_authority), the decision itself
+-- (validate_user_right), the decisions sent back in a stage file (apply_review_decisions), and what a decision sets
+-- off beyond its own rows (keep_decision_books). After every area it reads: rights, campaigns, reporting tallies,
+-- notifications and delegations.
+
+-- ─── Who may decide an item ──────────────────────────────────────────────────────────────────────────────────────
+-- For the caller and a right, whether the caller may give it new_status now, at which stage and on whose behalf.
+-- Every decision goes through it (validate_user_right, and through it the offline file). Its invariants:
+--   * four eyes: nobody records decisions at two stages of one item, whatever path led there (own role, delegation,
+--     fallback reviewer, reassignment): private.answered_other_stage. An item whose stage reviewer already answered
+--     another stage has no reviewer at that stage and goes to the campaign's fallback reviewers
+--     (private.stage_without_reviewer); a delegate who answered another stage is not given it, and the item stays
+--     with the reviewer who delegated it;
+--   * leavers have no power: a deactivated person decides nothing, whether for themselves, as a delegate or as a
+--     fallback reviewer, and nobody decides for them;
+--   * nobody decides at the manager, BPO or RA stage on a right they hold; the RA only treats refusals.
+-- The queues read the same rule in bulk through its two halves, private.review_verdicts (one's own stage) and
+-- private.acting_verdicts (someone else's stage); tests/db/authority-model.test.ts checks after random steps that
+-- what the queues offer is exactly what this function allows.
+-- refusal: null when allowed, otherwise 'signed_out', 'no_profile', 'inactive', 'no_role', 'wrong_status' (the status
+-- is not one the caller's stage or acting stage gives), 'not_found', then private.review_verdicts' codes
+-- ('own_right', 'out_of_scope', 'not_waiting', 'no_campaign', 'campaign_closed', 'four_eyes'). For 'four_eyes',
+-- refused_stage and refused_people say whose answer at which other stage refused it.
+create function private.decision_authority(p_right_id uuid, p_new_status public.right_status)
+returns table (
+  stage public.review_stage,
+  on_behalf_of uuid,
+  on_behalf_of_name text,
+  acting_as text,
+  refusal text,
+  refused_stage public.review_stage,
+  refused_people uuid[],
+  campaign_name text
+)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  caller public.users;
+  own_stage public.review_stage;
+  may_act boolean;
+  own_refusal text;
+  acting record;
+  acting_refusal text;
+begin
+  refused_people := array_remove(array[(select auth.uid())], null);
+  if (select auth.uid()) is null then
+    refusal := 'signed_out';
+    return next;
+    return;
+  end if;
+  select * into caller from public.users u where u.id = (select auth.uid());
+  if caller.id is null then
+    refusal := 'no_profile';
+  elsif not caller.active then
+    refusal := 'inactive';
+  end if;
+  if refusal is not null then
+    return next;
+    return;
+  end if;
+
+  own_stage := private.review_stage_for(caller.role);
+  stage := own_stage;
+  refused_stage := own_stage;
+  may_act := exists (select 1 from private.acting_verdicts(p_right_id));
+  if own_stage is null and not may_act then
+    refusal := 'no_role';
+  elsif not may_act and (p_new_status is null
+        or p_new_status not in (private.decision_status(own_stage, 'approved'), private.decision_status(own_stage, 'refused'))) then
+    refusal := 'wrong_status';
+  end if;
+  if refusal is not null then
+    return next;
+    return;
+  end if;
+
+  select case when p_new_status = private.decision_status(own_stage, 'approved') then v.approve_refusal
+              when p_new_status = private.decision_status(own_stage, 'refused') then v.refuse_refusal
+              else 'out_of_scope' end,
+         v.campaign_name
+    into own_refusal, campaign_name
+    from private.review_verdicts v
+   where v.right_id = p_right_id;
+  if not found then
+    refusal := 'not_found';
+    return next;
+    return;
+  end if;
+  refusal := own_refusal;
+  if refusal is null or not may_act then
+    return next;
+    return;
+  end if;
+
+  -- One's own stage first; otherwise a delegate or a fallback reviewer decides at the reviewer's stage, under the
+  -- reviewer's verdict. A refusal of one's own stage that says more than « outside your scope » is kept.
+  select a.stage, a.on_behalf_of, a.on_behalf_of_name, a.acting_as,
+         case when p_new_status = private.decision_status(a.stage, 'approved') then a.approve_refusal
+              else a.refuse_refusal end as refusal
+    into acting
+    from private.acting_verdicts(p_right_id) a
+   where p_new_status in (private.decision_status(a.stage, 'approved'), private.decision_status(a.stage, 'refused'))
+   order by (case when p_new_status = private.decision_status(a.stage, 'approved') then a.approve_refusal
+                  else a.refuse_refusal end) is null desc
+   limit 1;
+  if not found then
+    if own_stage is null or p_new_status is null
+       or p_new_status not in (private.decision_status(own_stage, 'approved'), private.decision_status(own_stage, 'refused')) then
+      refusal := 'wrong_status';
+    end if;
+  elsif acting.refusal is null then
+    stage := acting.stage;
+    on_behalf_of := acting.on_behalf_of;
+    on_behalf_of_name := acting.on_behalf_of_name;
+    acting_as := acting.acting_as;
+    refusal := null;
+  elsif refusal = 'out_of_scope' then
+    refusal := acting.refusal;
+    refused_stage := acting.stage;
+    refused_people := array_remove(array[(select auth.uid()), acting.on_behalf_of], null);
+  end if;
+  return next;
+end;
+$$;
+
+revoke execute on function private.decision_authority(uuid, public.right_status) from public;
+grant execute on function private.decision_authority(uuid, public.right_status) to authenticated, service_role;
+
+-- ─── What a decision sets off ────────────────────────────────────────────────────────────────────────────────────
+
+-- What six statement triggers would do after a decision, done by validate_user_right for its one right (p_right, as it
+-- was before), item (p_item, as it is now; null for a right outside any campaign) and decision, while
+-- recertif.decision_writes keeps those triggers quiet:
+-- - the freeze checks (guard_campaign_items, guard_closed_campaign_rights_update, guard_closed_campaign_decision) have
+--   nothing to add: validate_user_right refuses a closed campaign but for the RA's treatment, which they allow, and
+--   writes the decision on the item it has just moved;
+-- - the RSSI tallies (tally_rights, tally_decisions, 20261121000900_reporting.sql): the right leaves its status for
+--   the new one, one decision is counted in its hour, its campaign joins the decided scopes;
+-- - the next reviewer's digest and the campaign fully decided (notify_items_moved, 20261121001100_notifications.sql),
+--   through the same two functions.
+-- tests/db/rssi-tallies.test.ts compares the tallies with full counts after decisions (concurrent ones included), and
+-- tests/db/notifications.test.ts checks the digests and the fully-decided notice that decisions leave.
+create function private.keep_decision_books(
+  p_right public.user_rights,
+  p_new_status public.right_status,
+  p_item public.campaign_items,
+  p_decided_at timestamptz,
+  p_decision public.review_decision
+) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_stage public.review_stage;
+  v_reviewer uuid;
+begin
+  if p_new_status <> p_right.status then
+    insert into private.rights_tally_delta (application_id, account_type, campaign_id, status, rights)
+    values (p_right.application_id, p_right.account_type, p_right.campaign_id, p_right.status, -1),
+           (p_right.application_id, p_right.account_type, p_right.campaign_id, p_new_status, 1);
+  end if;
+  insert into private.decisions_tally_delta (decided_hour, decision, account_type, right_known, decisions)
+  values (date_trunc('hour', p_decided_at, 'UTC'), p_decision, p_right.account_type, true, 1);
+  if p_right.campaign_id is not null and not exists (
+    select 1 from private.decided_scopes s
+     where s.campaign_id = p_right.campaign_id and s.application_id = p_right.application_id
+       and s.account_type = p_right.account_type
+  ) then
+    insert into private.decided_scopes (campaign_id, application_id, account_type)
+    values (p_right.campaign_id, p_right.application_id, p_right.account_type);
+  end if;
+  perform private.fold_rssi_tallies(3);
+
+  if p_item.id is null or p_new_status = p_right.status or not private.notifications_live() then
+    return;
+  end if;
+  -- The next reviewer's digest, as notify_items_moved words it, unless four eyes gives the item to the fallback
+  -- reviewers (its reviewer already answered another stage of it).
+  v_stage := private.awaited_stage(p_new_status);
+  v_reviewer := case v_stage
+    when 'bpo_metier' then p_item.bpo_metier_id
+    when 'bpo_groupe' then p_item.bpo_groupe_id
+    when 'ra' then p_item.ra_id
+  end;
+  if v_reviewer is not null
+     and private.answered_other_stage(p_item.right_id, p_item.campaign_id, array[v_reviewer], v_stage) is null then
+    perform private.queue_stage_digests(jsonb_build_array(jsonb_build_object(
+      'campaign_id', p_item.campaign_id, 'reviewer_id', v_reviewer, 'stage', v_stage, 'n', 1
+    )));
+  end if;
+  -- An item still waiting for a reviewer keeps its campaign from being fully decided.
+  if not (p_new_status in ('pending', 'validated_user', 'validated_manager')
+          or p_new_status = 'validated_bpo_metier' and p_item.bpo_groupe_id is not null) then
+    perform private.notify_campaigns_decided(array[p_item.campaign_id]);
+  end if;
+end;
+$$;
+
+revoke execute on function
+  private.keep_decision_books(public.user_rights, public.right_status, public.campaign_items, timestamptz, public.review_decision)
+  from public;
+
+-- Raises the French error that says which rule of private.decision_authority refused a decision, with the code
+-- PostgREST turns into 401/403 (42501), 400 (22023) or 400 (P0001).
+create function private.refuse_decision(
+  p_refusal text,
+  p_right public.user_rights,
+  p_new_status public.right_status,
+  p_campaign_name text,
+  p_refused_stage public.review_stage,
+  p_refused_people uuid[]
+) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  case p_refusal
+    when 'signed_out' then
+      raise exception 'Vous devez être connecté pour statuer sur un droit.' using errcode = '42501';
+    when 'no_profile' then
+      raise exception 'Votre profil utilisateur est introuvable.' using errcode = '42501';
+    when 'inactive' then
+      raise exception 'Votre compte est désactivé : vous ne pouvez plus statuer sur des droits.' using errcode = '42501';
+    when 'no_role' then
+      raise exception 'Votre rôle ne permet pas de statuer sur des droits.'
+        using errcode = '42501', hint = 'Invalid user role for validation';
+    when 'wrong_status' then
+      raise exception 'Le statut « % » ne peut pas être donné à votre étape de revue.',
+        coalesce(private.right_status_label(p_new_status), 'vide')
+        using errcode = '22023';
+    when 'not_found' then
+      raise exception 'Ce droit est introuvable.' using errcode = 'P0001';
+    when 'own_right' then
+      raise exception 'Vous ne pouvez pas statuer sur un droit que vous détenez vous-même.' using errcode = '42501';
+    when 'out_of_scope' then
+      raise exception 'Ce droit ne fait pas partie de votre périmètre de revue.' using errcode = '42501';
+    when 'not_waiting' then
+      raise exception 'Ce droit n''attend pas votre décision : son statut est « % ».', private.right_status_label(p_right.status)
+        using errcode = 'P0001';
+    when 'no_campaign' then
+      raise exception 'Ce droit ne fait partie d''aucune campagne de revue en cours.' using errcode = 'P0001';
+    when 'campaign_closed' then
+      raise exception 'La campagne « % » n''est pas en cours : les décisions y sont closes.', p_campaign_name
+        using errcode = 'P0001';
+    when 'four_eyes' then
+      raise exception 'Principe des quatre yeux : % déjà statué sur ce droit à l''étape « % » de cette campagne ; une autre personne doit le revoir à l''étape « % ».',
+        case when cardinality(p_refused_people) = 1 then 'vous avez' else 'vous ou la personne pour qui vous agissez avez' end,
+        private.review_stage_label(private.answered_other_stage(p_right.id, p_right.campaign_id, p_refused_people, p_refused_stage)),
+        private.review_stage_label(p_refused_stage)
+        using errcode = '42501';
+    else
+      raise exception 'Décision refusée (%).', p_refusal using errcode = 'P0001';
+  end case;
+end;
+$$;
+
+revoke execute on function
+  private.refuse_decision(text, public.user_rights, public.right_status, text, public.review_stage, uuid[])
+  from public;
+
+-- ─── The decision ────────────────────────────────────────────────────────────────────────────────────────────────
+-- The review workflow of ARCHITECTURE §4, under the rule above. The caller's account and the right are locked before
+-- the rule is read: of two decisions arriving together exactly one finds the right still waiting, and a deactivation
+-- waits for a decision its leaver takes part in (or is seen by it).
+create function public.validate_user_right(
+  right_id uuid,
+  new_status public.right_status,
+  comment text default null
+) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  caller_id uuid := auth.uid();
+  caller public.users;
+  authority record;
+  target public.user_rights;
+  app public.applications;
+  clean_comment text := nullif(btrim(comment), '');
+  outcome public.review_decision;
+  decision_id uuid;
+  decision_time timestamptz;
+  item public.campaign_items;
+  item_id uuid;
+begin
+  select * into caller from public.users u where u.id = caller_id for share;
+  select * into target from public.user_rights ur where ur.id = validate_user_right.right_id for update;
+  select * into authority from private.decision_authority(validate_user_right.right_id, new_status);
+  -- What is wrong with the caller or the status is said before anything about the comment or the right.
+  if authority.refusal in ('signed_out', 'no_profile', 'inactive', 'no_role', 'wrong_status') then
+    perform private.refuse_decision(authority.refusal, target, new_status, null, null, null);
+  end if;
+  if char_length(clean_comment) > 2000 then
+    raise exception 'Le commentaire ne doit pas dépasser 2000 caractères.' using errcode = '22001';
+  end if;
+  -- The reviewer acted for must still be active when the decision is written (a deactivation waits for it).
+  if authority.refusal is null and authority.on_behalf_of is not null then
+    perform 1 from public.users u where u.id = authority.on_behalf_of and u.active for share;
+    if not found then
+      raise exception 'La personne pour qui vous agissez a été désactivée : sa délégation a pris fin.' using errcode = '42501';
+    end if;
+  end if;
+  if authority.refusal is not null then
+    perform private.refuse_decision(authority.refusal, target, new_status, authority.campaign_name,
+                                    authority.refused_stage, authority.refused_people);
+  end if;
+  select * into app from public.applications a where a.id = target.application_id;
+  outcome := case when new_status = private.decision_status(authority.stage, 'approved') then 'approved'
+                  else 'refused' end::public.review_decision;
+
+  -- From here to the decision's row, this function keeps the books that six statement triggers keep for any other
+  -- writer (private.keep_decision_books, above): it has checked the campaign itself under the right's lock, and it
+  -- knows the one right, item and decision it writes.
+  perform set_config('recertif.decision_writes', 'on', true);
+  -- This function writes its own, richer audit entry for the change.
+  perform set_config('recertif.audit_suppressed', 'on', true);
+  update public.user_rights ur
+     set status = new_status,
+         validated_at = private.clock(),
+         validated_by = caller_id,
+         review_comment = clean_comment
+   where ur.id = target.id;
+  perform set_config('recertif.audit_suppressed', 'off', true);
+
+  -- The item of the right's latest campaign, under the right's lock taken above: the completion locks the right before
+  -- its item too, so the two agree on which of them came first. After the campaign closed, this is the RA's treatment,
+  -- which is part of that campaign's outcome.
+  update public.campaign_items i
+     set status = new_status
+   where i.campaign_id = target.campaign_id and i.right_id = target.id
+  returning i.* into item;
+  item_id := item.id;
+  if target.campaign_id is not null and item_id is null then
+    raise exception 'Ce droit n''a pas d''élément de revue dans la campagne « % » : la décision n''est pas enregistrée.',
+      authority.campaign_name
+      using errcode = 'P0001';
+  end if;
+
+  insert into public.right_decisions (
+    right_id, holder_id, holder_email, holder_name, application_id, application_name, role_name, account_type,
+    campaign_id, item_id, stage, decision, from_status, to_status, comment, decided_by, decided_by_email, decided_by_name,
+    on_behalf_of, on_behalf_of_name, acting_as
+  )
+  select
+    target.id, holder.id, holder.email, holder.first_name || ' ' || holder.last_name, app.id, app.name,
+    target.role_name, target.account_type,
+    target.campaign_id, item_id, authority.stage, outcome, target.status, new_status, clean_comment, caller_id,
+    caller.email, caller.first_name || ' ' || caller.last_name,
+    authority.on_behalf_of, authority.on_behalf_of_name, authority.acting_as
+  from public.users holder
+  where holder.id = target.user_id
+  returning right_decisions.id, right_decisions.decided_at into decision_id, decision_time;
+  perform set_config('recertif.decision_writes', 'off', true);
+  perform private.keep_decision_books(target, new_status, item, decision_time, outcome);
+
+  perform private.write_audit(
+    'decide',
+    'user_rights',
+    target.id::text,
+    jsonb_build_object(
+      'stage', authority.stage,
+      'decision', outcome,
+      'from_status', target.status,
+      'to_status', new_status,
+      'comment', clean_comment,
+      'holder_id', target.user_id,
+      'application_id', target.application_id,
+      'campaign_id', target.campaign_id,
+      'item_id', item_id,
+      'decision_id', decision_id
+    ) || case when authority.acting_as is not null then jsonb_build_object(
+      'acting_as', authority.acting_as,
+      'on_behalf_of', authority.on_behalf_of,
+      'on_behalf_of_name', authority.on_behalf_of_name
+    ) else '{}'::jsonb end
+  );
+
+  return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id, 'item_id', item_id);
+end;
+$$;
+
+revoke execute on function public.validate_user_right(uuid, public.right_status, text) from public, anon;
+grant execute on function public.validate_user_right(uuid, public.right_status, text) to authenticated;
+
+-- ─── Decisions sent back in a file ───────────────────────────────────────────────────────────────────────────────
+-- A reviewer who filled in their stage's Excel file offline (manager, BPO Métier or BPO Groupe) sends it back: each
+-- decision of the file goes through validate_user_right as the caller (security invoker), so that a file can never do
+-- what the reviewer could not on screen: the same scope, stage, own-right, delegation and closed-campaign rules, the
+-- same decision rows and audit entries. All or nothing: if one line is refused, none is applied. With p_dry_run the
+-- same work is done and always rolled back, so that the preview says exactly what applying would do.
+-- p_decisions: [{ "line": the file's row number, "right_id": uuid, "decision": "approved" | "refused", "comment" }].
+-- Returns { applied, count, lines: [{ line, right_id, ok, reason, holder_name, application_name, role_name }] }, the
+-- names read as the caller (row-level security), for the preview to show which right an identifier really is.
+create function public.apply_review_decisions(
+  p_stage public.review_stage,
+  p_decisions jsonb,
+  p_dry_run boolean default false
+) returns jsonb
+language plpgsql security invoker
+set search_path = ''
+as $$
+declare
+  -- Each decision is a full validate_user_right in its own subtransaction: beyond this, one request would outlast
+  -- the API's statement timeout. The file reader refuses larger files before they are sent.
+  max_decisions constant integer := 2000;
+  entry record;
+  right_uuid uuid;
+  outcome public.review_decision;
+  reason text;
+  -- An array, appended to in place: a jsonb value would be copied whole at each line.
+  results jsonb[] := '{}';
+  failures integer := 0;
+  names record;
+begin
+  if auth.uid() is null then
+    raise exception 'Vous devez être connecté pour appliquer des décisions.' using errcode = '42501';
+  end if;
+  if p_stage is null or p_stage not in ('manager', 'bpo_metier', 'bpo_groupe') then
+    raise exception 'Seuls les fichiers des étapes manager, BPO Métier et BPO Groupe peuvent être renvoyés.' using errcode = '22023';
+  end if;
+  if p_decisions is null or jsonb_typeof(p_decisions) <> 'array' then
+    raise exception 'Les décisions doivent être une liste.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) = 0 then
+    raise exception 'Le fichier ne contient aucune décision.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) > max_decisions then
+    raise exception 'Le fichier contient % décisions : au plus % peuvent être appliquées à la fois.',
+      jsonb_array_length(p_decisions), max_decisions
+      using errcode = '54000';
+  end if;
+
+  begin
+    for entry in
+      select d.line, d.raw_id, d.decision, d.comment,
+             -- The line where the same right first appears, when it is not this one.
+             nullif(first_value(d.line_text) over (partition by lower(btrim(d.raw_id)) order by d.ord), d.line_text) as first_line
+        from (
+          select e.ord, e.value ->> 'right_id' as raw_id, e.value ->> 'decision' as decision, e.value ->> 'comment' as comment,
+                 case when jsonb_typeof(e.value -> 'line') = 'number' then (e.value ->> 'line')::numeric::integer end as line,
+                 coalesce(e.value ->> 'line', '?') || '#' || e.ord as line_text
+            from jsonb_array_elements(p_decisions) with ordinality e(value, ord)
+        ) d
+       order by d.ord
+    loop
+      right_uuid := null;
+      reason := null;
+      outcome := case entry.decision when 'approved' then 'approved' when 'refused' then 'refused' end::public.review_decision;
+      begin
+        right_uuid := entry.raw_id::uuid;
+      exception when invalid_text_representation then
+        reason := 'Identifiant de droit illisible.';
+      end;
+      if reason is null and right_uuid is null then
+        reason := 'Identifiant de droit manquant.';
+      elsif reason is null and outcome is null then
+        reason := 'Décision illisible : indiquez « Validé » ou « Refusé ».';
+      elsif reason is null and entry.first_line is not null then
+        reason := format('Ce droit figure déjà à la ligne %s du fichier.', split_part(entry.first_line, '#', 1));
+      end if;
+      if reason is null then
+        begin
+          perform public.validate_user_right(right_uuid, private.decision_status(p_stage, outcome), entry.comment);
+        exception when others then
+          reason := sqlerrm;
+        end;
+      end if;
+      if reason is not null then
+        failures := failures + 1;
+      end if;
+      select h.first_name || ' ' || h.last_name as holder_name, a.name as application_name, ur.role_name
+        into names
+        from public.user_rights ur
+        join public.users h on h.id = ur.user_id
+        join public.applications a on a.id = ur.application_id
+       where ur.id = right_uuid;
+      results := results || jsonb_build_object(
+        'line', entry.line,
+        'right_id', entry.raw_id,
+        'ok', reason is null,
+        'reason', reason,
+        'holder_name', names.holder_name,
+        'application_name', names.application_name,
+        'role_name', names.role_name
+      );
+    end loop;
+    if p_dry_run or failures > 0 then
+      -- Undoes every decision taken above (this block's subtransaction); what the loop learnt stays in its variables.
+      raise exception using errcode = 'RCA01';
+    end if;
+  exception when sqlstate 'RCA01' then
+    null;
+  end;
+
+  return jsonb_build_object(
+    'applied', not p_dry_run and failures = 0,
+    'count', jsonb_array_length(p_decisions) - failures,
+    'lines', to_jsonb(results)
+  );
+end;
+$$;
+
+revoke execute on function public.apply_review_decisions(public.review_stage, jsonb, boolean) from public, anon;
+grant execute on function public.apply_review_decisions(public.review_stage, jsonb, boolean) to authenticated;
+
