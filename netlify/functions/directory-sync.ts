@@ -20,6 +20,7 @@ const ERRORS = {
   method: 'Méthode non autorisée.',
   contentType: 'Le contenu doit être envoyé au format JSON.',
   json: "Le contenu de la requête n'est pas un JSON valide.",
+  body: 'Le contenu de la requête doit être un objet JSON.',
   action: 'Action inconnue.',
   signIn: 'Vous devez être connecté.',
   notConfigured: "L'envoi des invitations est momentanément indisponible : le serveur n'est pas configuré.",
@@ -43,12 +44,14 @@ export default async (request: Request): Promise<Response> => {
   if (!token) return answer(401, { error: ERRORS.signIn })
   const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') return answer(415, { error: ERRORS.contentType })
-  let body: Record<string, unknown>
+  let body: unknown
   try {
-    body = (await request.json()) as Record<string, unknown>
+    body = await request.json()
   } catch {
     return answer(400, { error: ERRORS.json })
   }
+  // Valid JSON may still be null, a number or a list: the actions are read from an object only.
+  if (!isObject(body)) return answer(400, { error: ERRORS.body })
 
   const url = process.env.SUPABASE_URL ?? process.env.VITE_SUPABASE_URL
   const anonKey = process.env.SUPABASE_ANON_KEY ?? process.env.VITE_SUPABASE_ANON_KEY
@@ -110,6 +113,10 @@ async function setBan(admin: SupabaseClient, emails: string[], banned: boolean, 
     if (banError) outcome.failures.push({ email: account.email, message: banError.message })
     else (banned ? outcome.banned : outcome.unbanned).push(account.email)
   })
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function answer(status: number, body: SyncOutcome | { error: string }, headers: Record<string, string> = {}): Response {

@@ -2919,7 +2919,7 @@ begin
   if target.status not in ('completed', 'archived') then
     raise exception 'Le rapport de campagne n''existe que pour une campagne terminée ou archivée (celle-ci est « % »).',
       private.campaign_status_label(target.status)
-      using errcode = '55000';
+      using errcode = '22023';
   end if;
   return target;
 end;

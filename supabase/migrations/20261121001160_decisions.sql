@@ -428,7 +428,7 @@ begin
   if jsonb_array_length(p_decisions) > max_decisions then
     raise exception 'Le fichier contient % décisions : au plus % peuvent être appliquées à la fois.',
       jsonb_array_length(p_decisions), max_decisions
-      using errcode = '54000';
+      using errcode = '22023';
   end if;
 
   begin

@@ -103,6 +103,14 @@ describe('the directory-sync function', () => {
     expect(banned.rows).toEqual([{ banned: true }])
   })
 
+  it('answers 400 in French to a body that is JSON but not an object, null included', async () => {
+    for (const body of [null, 5, 'import_directory', ['import_directory']]) {
+      const response = await callFunction('any-token', body)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ error: 'Le contenu de la requête doit être un objet JSON.' })
+    }
+  })
+
   it('refuses anyone but admin and rssi, with the database French message, and changes nothing', async () => {
     const stranger = `intrus.${randomUUID().slice(0, 8)}@example.org`
     const response = await callFunction(await tokenOf('manager@example.com'), {

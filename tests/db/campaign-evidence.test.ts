@@ -69,8 +69,8 @@ describe('who has the pack, and of which campaigns', () => {
   })
 
   it('has no pack for a draft or a running campaign, and says why', async () => {
-    expectRefused(await evidence('admin', campaignIds.active), '55000', /terminée ou archivée/)
-    expectRefused(await evidence('rssi', campaignIds.draft), '55000', /terminée ou archivée/)
+    expectRefused(await evidence('admin', campaignIds.active), '22023', /terminée ou archivée/)
+    expectRefused(await evidence('rssi', campaignIds.draft), '22023', /terminée ou archivée/)
   })
 })
 

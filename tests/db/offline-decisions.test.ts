@@ -249,7 +249,7 @@ describe('what the function itself refuses', () => {
     expectRefused(await apply('manager', 'manager', { right_id: right }), '22023', /liste/)
     expectRefused(await apply('manager', 'manager', []), '22023', /aucune décision/)
     const many = Array.from({ length: 2001 }, (_, index) => ({ line: index + 2, right_id: right, decision: 'approved' }))
-    expectRefused(await apply('manager', 'manager', many), '54000', /au plus 2000/)
+    expectRefused(await apply('manager', 'manager', many), '22023', /au plus 2000/)
     expect(await rightStatus(db, right)).toBe('pending')
   })
 })
