@@ -26,7 +26,8 @@ const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs']
 
 /**
  * Serves Netlify Functions v2 (a default export taking a WHATWG Request) at their production path
- * /.netlify/functions/<name>, from a Node HTTP server or a connect stack such as Vite's.
+ * /.netlify/functions/<name>, from a Node HTTP server or a connect stack such as Vite's. Scheduled functions answer
+ * 404 there, as in production, where only their schedule invokes them.
  */
 export function createFunctionsMiddleware(options: FunctionsMiddlewareOptions) {
   let envApplied = false
@@ -55,7 +56,10 @@ function functionName(url: string): string | undefined {
 async function serve(name: string, req: IncomingMessage, res: ServerResponse, options: FunctionsMiddlewareOptions): Promise<void> {
   const file = /^[\w-]+$/.test(name) ? findEntry(options.directory, name) : undefined
   if (!file) return sendJson(res, 404, { error: `No function named "${name}" in ${options.directory}` })
-  const handler = (await options.load(file)).default
+  const entry = await options.load(file)
+  // As on Netlify, a scheduled function has no URL: only its schedule runs it (`npm start` runs the pass itself).
+  if (isScheduled(entry)) return sendJson(res, 404, { error: `"${name}" is a scheduled function: it cannot be invoked by URL` })
+  const handler = entry.default
   if (typeof handler !== 'function') return sendJson(res, 500, { error: `${file} has no default export function` })
 
   const body = await readBody(req)
@@ -72,6 +76,12 @@ async function serve(name: string, req: IncomingMessage, res: ServerResponse, op
   }
   const response = await (handler as FunctionHandler)(request, context)
   await writeResponse(res, response)
+}
+
+/** Declared with an inline `config.schedule`, as Netlify reads it. */
+function isScheduled(module: Record<string, unknown>): boolean {
+  const config = module.config as { schedule?: unknown } | undefined
+  return typeof config?.schedule === 'string' && config.schedule !== ''
 }
 
 // Netlify's layout: <name>.ts, or a folder <name>/ with <name>.ts or index.ts. Other folders (helpers) are not functions.
