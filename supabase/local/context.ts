@@ -37,10 +37,27 @@ export interface ServerConfig {
   enableSignup?: boolean
   /** Where auth e-mails are sent (GoTrue's SMTP settings, e.g. the mail catcher's smtp://127.0.0.1:54325); none: not sent. */
   smtpUrl?: string
-  /** GoTrue's GOTRUE_MAILER_OTP_EXP: how long an e-mailed code or link stays valid, in seconds (default 24 h). */
+  /** GoTrue's GOTRUE_MAILER_OTP_EXP: how long an e-mailed code or link stays valid, in seconds (default 1 h, Supabase's otp_expiry). */
   mailerOtpExpSeconds?: number
+  /** GoTrue's request limits; each one not given is Supabase's default (auth/request-limits.ts). */
+  authRateLimits?: Partial<AuthRateLimits>
   /** The auth API's clock, so tests can expire links without waiting. */
   now?: () => Date
+}
+
+/**
+ * Supabase's auth rate limits, as `supabase/config.toml`'s [auth.rate_limit] names them. GoTrue counts the last three
+ * per client address and e-mails for the whole project. 0 turns a limit off.
+ */
+export interface AuthRateLimits {
+  /** E-mails sent per hour, whoever asks (email_sent; GoTrue's RATE_LIMIT_EMAIL_SENT). */
+  emailSent: number
+  /** /signup, /recover, /otp and PUT /user per address per 5 minutes (sign_in_sign_ups; GoTrue's RATE_LIMIT_OTP). */
+  signInSignUps: number
+  /** /token requests, every grant, per address per 5 minutes (token_refresh; GoTrue's RATE_LIMIT_TOKEN_REFRESH). */
+  tokenRefresh: number
+  /** /verify requests (links and six-digit codes) per address per 5 minutes (token_verifications; RATE_LIMIT_VERIFY). */
+  tokenVerifications: number
 }
 
 /** What every API module is built from. */

@@ -8,6 +8,7 @@ import { openSeededPglite } from './template-cache'
 import { MAX_SCALE, loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
 import { trustedProxyList } from './client-address'
+import { authRateLimitsFromEnv } from './auth/request-limits'
 
 const usage = `Usage: npm run backend -- [options]
 
@@ -33,7 +34,11 @@ Environment:
   TRUSTED_PROXIES  as --trusted-proxies
   AUTH_SMTP_URL  where the auth API sends its e-mails (sign-up, recovery, magic link, invitation), e.g.
                  smtp://127.0.0.1:54325, the mail catcher; unset: they are not sent, as GoTrue without SMTP
-  SITE_URL       the app's address, where e-mailed links lead (GoTrue's SITE_URL; default http://127.0.0.1:5173)`
+  SITE_URL       the app's address, where e-mailed links lead (GoTrue's SITE_URL; default http://127.0.0.1:5173)
+  AUTH_RATE_LIMIT_EMAIL_SENT, AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS, AUTH_RATE_LIMIT_TOKEN_REFRESH,
+  AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS
+                 the auth limits of supabase/config.toml's [auth.rate_limit] (default 2 e-mails an hour for the
+                 project; 30, 150 and 30 requests per 5 minutes per address); 0 turns one off`
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -68,11 +73,22 @@ async function main(): Promise<void> {
     .filter(Boolean)
   // Checked before the database is opened, which can take a while: a typo here is the operator's to fix at once.
   trustedProxyList(trustedProxies)
+  const authRateLimits = authRateLimitsFromEnv(process.env)
 
   const started = Date.now()
   const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
   const applied = await prepareDatabase(db)
-  const server = await startLocalServer({ db, port, host: values.host, config: { trustedProxies, smtpUrl: process.env.AUTH_SMTP_URL || undefined, ...(process.env.SITE_URL ? { siteUrl: process.env.SITE_URL } : {}) } })
+  const server = await startLocalServer({
+    db,
+    port,
+    host: values.host,
+    config: {
+      trustedProxies,
+      authRateLimits,
+      smtpUrl: process.env.AUTH_SMTP_URL || undefined,
+      ...(process.env.SITE_URL ? { siteUrl: process.env.SITE_URL } : {}),
+    },
+  })
 
   console.info(`Recertif local backend (${describe(db, values.data)})`)
   if (large) {

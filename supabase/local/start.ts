@@ -31,6 +31,9 @@ async function main(): Promise<void> {
   console.info('Starting the local backend and the mail catcher…')
   // The auth API's e-mails (invitations, password recovery) land in the mail catcher, as the contact form's do.
   process.env.AUTH_SMTP_URL ??= `smtp://127.0.0.1:${DEFAULT_SMTP_PORT}`
+  // They only reach the catcher: config.toml's email_sent (2 an hour) applies only with a custom SMTP server, so the
+  // Supabase CLI's stack keeps GoTrue's own default, 30 an hour, and so does this one.
+  process.env.AUTH_RATE_LIMIT_EMAIL_SENT ??= '30'
   const [backendStart, mailStart] = await Promise.allSettled([
     startLocalBackend({ port: BACKEND_PORT, onLine: (line) => console.info(`  [backend] ${line}`) }),
     startMailCatcher({ onLine: (line) => console.info(`  [mail] ${line}`) }),

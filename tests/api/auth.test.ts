@@ -65,9 +65,13 @@ async function signIn(backend: Backend, email: string) {
   return { client, session: data.session }
 }
 
+// This file asks /token for well over 30 sessions within seconds, all from 127.0.0.1: GoTrue's limit per address on
+// /token (auth-limits.test.ts) is off here, so that each test meets only the behaviour it is about.
+const UNLIMITED_TOKENS: Partial<ServerConfig> = { authRateLimits: { tokenRefresh: 0 } }
+
 let backend: Backend
 beforeAll(async () => {
-  backend = await startBackend()
+  backend = await startBackend(UNLIMITED_TOKENS)
 })
 afterAll(() => backend.close())
 
@@ -186,7 +190,7 @@ describe('password sign-in', () => {
 describe('failed sign-in rate limiting', () => {
   let limited: Backend
   beforeAll(async () => {
-    limited = await startBackend({ signInMaxFailures: 3, signInMaxFailuresPerIp: 5 })
+    limited = await startBackend({ ...UNLIMITED_TOKENS, signInMaxFailures: 3, signInMaxFailuresPerIp: 5 })
   })
   afterAll(() => limited.close())
 
@@ -289,7 +293,7 @@ describe('refresh tokens', () => {
   describe('reuse detection', () => {
     let strict: Backend
     beforeAll(async () => {
-      strict = await startBackend({ refreshTokenReuseIntervalSeconds: 0 })
+      strict = await startBackend({ ...UNLIMITED_TOKENS, refreshTokenReuseIntervalSeconds: 0 })
     })
     afterAll(() => strict.close())
 

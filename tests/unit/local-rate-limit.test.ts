@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FailedSignInLimiter, addressKey } from '../../supabase/local/auth/rate-limit'
+import { AuthRateLimiter, SUPABASE_AUTH_RATE_LIMITS, authRateLimitsFromEnv } from '../../supabase/local/auth/request-limits'
 
 const WINDOW_SECONDS = 300
 const T0 = Date.UTC(2026, 0, 1)
@@ -31,17 +32,33 @@ describe('the failed sign-in limiter', () => {
     expect(limits.begin('victim@example.com', '198.51.100.9', later(2))).toBe(false)
   })
 
-  it('refuses new e-mails once its table is full instead of forgetting old records, until they expire', () => {
+  it('never refuses a newcomer when its e-mail table is full: the lightest old record makes room, not the victim', () => {
     const limits = limiter({ capacity: 100, maxFailuresPerIp: 0 })
     fail(limits, 'victim@example.com', null, 10)
     let refused = 0
     for (let i = 0; i < 200; i++) if (!limits.begin(`made-up-${i}@example.com`, null, later(1))) refused++
-    expect(refused).toBe(101)
+    expect(refused).toBe(0)
+    expect(limits.begin('newcomer@example.com', null, later(2))).toBe(true)
+    // The flood's records, one failure each, went before the victim's ten.
     expect(limits.begin('victim@example.com', null, later(2))).toBe(false)
-    expect(limits.begin('newcomer@example.com', null, later(2))).toBe(false)
-    // The victim's record expires first (its failures are the oldest), then there is room again.
     expect(limits.begin('victim@example.com', null, later(WINDOW_SECONDS + 1))).toBe(true)
-    expect(limits.begin('newcomer@example.com', null, later(WINDOW_SECONDS + 2))).toBe(true)
+  })
+
+  it('never refuses an innocent address when its address table is full, and keeps the flooding ones blocked', () => {
+    const limits = limiter({ capacity: 100, maxFailuresPerEmail: 0, maxFailuresPerIp: 30 })
+    expect(fail(limits, 'admin@example.com', '203.0.113.5', 40)).toBe(30)
+    for (let i = 0; i < 500; i++) limits.begin('admin@example.com', `10.0.${i >> 8}.${i & 255}`, later(1))
+    expect(limits.begin('admin@example.com', '198.51.100.7', later(2))).toBe(true)
+    expect(limits.begin('admin@example.com', '203.0.113.5', later(2))).toBe(false)
+  })
+
+  it('forgets expired records first when full, whatever they weighed', () => {
+    const limits = limiter({ capacity: 2, maxFailuresPerIp: 0, maxFailuresPerEmail: 3 })
+    fail(limits, 'old@example.com', null, 3)
+    fail(limits, 'recent@example.com', null, 1, later(WINDOW_SECONDS - 10))
+    expect(limits.begin('newcomer@example.com', null, later(WINDOW_SECONDS + 1))).toBe(true)
+    // The recent record, lighter but alive, was kept; the expired heavy one went.
+    expect(fail(limits, 'recent@example.com', null, 3, later(WINDOW_SECONDS + 2))).toBe(2)
   })
 
   it('limits failures per address across e-mails, so one address cannot fill the table', () => {
@@ -92,6 +109,43 @@ describe('the failed sign-in limiter', () => {
     const limits = limiter({ maxFailuresPerEmail: 0, maxFailuresPerIp: 0, capacity: 1 })
     expect(fail(limits, 'victim@example.com', '198.51.100.1', 100)).toBe(100)
     expect(fail(limits, 'other@example.com', '198.51.100.2', 100)).toBe(100)
+  })
+})
+
+describe("GoTrue's request limits", () => {
+  /** How many of `count` requests of a kind from the address the limiter admitted. */
+  function admitted(limits: AuthRateLimiter, ip: string, count: number, now = T0): number {
+    let passed = 0
+    for (let i = 0; i < count; i++) {
+      try {
+        limits.admit('tokenVerifications', ip, now)
+        passed++
+      } catch {
+        // Refused: GoTrue's 429.
+      }
+    }
+    return passed
+  }
+
+  it('never refuses an innocent address when its table is full, and keeps the drained address refused', () => {
+    const limits = new AuthRateLimiter(SUPABASE_AUTH_RATE_LIMITS, 100)
+    expect(admitted(limits, '203.0.113.5', 40)).toBe(30)
+    for (let i = 0; i < 500; i++) admitted(limits, `10.0.${i >> 8}.${i & 255}`, 1, later(1))
+    expect(admitted(limits, '198.51.100.7', 1, later(2))).toBe(1)
+    expect(admitted(limits, '203.0.113.5', 1, later(2))).toBe(0)
+  })
+
+  it('refuses with GoTrue\'s 429 and its code', () => {
+    const limits = new AuthRateLimiter({ ...SUPABASE_AUTH_RATE_LIMITS, emailSent: 1 })
+    limits.admitMail(T0)
+    expect(() => limits.admitMail(T0)).toThrow(expect.objectContaining({ status: 429, code: 'over_email_send_rate_limit' }))
+    admitted(limits, '192.0.2.1', 30)
+    expect(() => limits.admit('tokenVerifications', '192.0.2.1', T0)).toThrow(expect.objectContaining({ status: 429, code: 'over_request_rate_limit' }))
+  })
+
+  it('reads whole numbers from the environment and refuses anything else', () => {
+    expect(authRateLimitsFromEnv({ AUTH_RATE_LIMIT_EMAIL_SENT: '30', AUTH_RATE_LIMIT_TOKEN_REFRESH: '0' })).toEqual({ emailSent: 30, tokenRefresh: 0 })
+    expect(() => authRateLimitsFromEnv({ AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS: '-1' })).toThrow(/AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS/)
   })
 })
 

@@ -4,11 +4,13 @@ import type { ServerConfig } from '../context'
 import type { Sql } from '../database'
 import { AuthError, badRequest } from './errors'
 import { sendAuthMail, type MailKind } from './mailer'
+import type { AuthContext } from './request-limits'
 import { issuer } from './tokens'
 import { USER_COLUMNS, type UserRow } from './users'
 
-// GoTrue's defaults: GOTRUE_MAILER_OTP_EXP (24 h) and GOTRUE_SMTP_MAX_FREQUENCY (one e-mail of a kind per minute).
-const DEFAULT_OTP_EXP_SECONDS = 24 * 60 * 60
+// Supabase's otp_expiry (config.toml: an hour; GoTrue alone would give 24 h) and GoTrue's GOTRUE_SMTP_MAX_FREQUENCY
+// (one e-mail of a kind per minute to an account).
+const DEFAULT_OTP_EXP_SECONDS = 60 * 60
 const MAIL_FREQUENCY_SECONDS = 60
 const MIN_PASSWORD_LENGTH = 6
 // bcrypt reads only the first 72 bytes: GoTrue refuses longer passwords rather than ignore their end.
@@ -176,10 +178,10 @@ export async function issueLink(
   return { otp, hashedToken, actionLink, redirectTo }
 }
 
-/** Issues a token and mails it, as GoTrue's mailer does. */
+/** Issues a token and mails it, as GoTrue's mailer does: the account's frequency first, then the project's e-mail limit. */
 export async function mailLink(
   sql: Sql,
-  config: ServerConfig,
+  { config, limits }: AuthContext,
   req: IncomingMessage,
   user: { id: string; address: string },
   kind: MailKind,
@@ -188,6 +190,7 @@ export async function mailLink(
   now: Date,
 ): Promise<void> {
   await checkMailFrequency(sql, user.id, slot, now)
+  limits.admitMail(now.getTime())
   const link = await issueLink(sql, req, user, slot, kind, redirectTo, now)
   await sendAuthMail(config, kind, user.address, link.actionLink, link.otp)
 }

@@ -24,6 +24,7 @@ import type { Authenticated } from './authenticate'
 import { AuthError, badRequest } from './errors'
 import { clientInfo, tokenResponse } from './grants'
 import { readParams, stringParam } from './params'
+import type { AuthContext } from './request-limits'
 import { startSession } from './sessions'
 import type { TokenResponse } from './tokens'
 import { isBanned, userJson, type UserRow } from './users'
@@ -33,7 +34,7 @@ const signupDisabled = (message = 'Signups not allowed for this instance') => ne
 const address = (user: UserRow) => ({ id: user.id, address: user.email ?? '' })
 
 /** POST /signup: off unless the server enables it; the account stays unconfirmed until its e-mailed link is used. */
-export async function signup(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+export async function signup(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
   const { db, config } = context
   if (!config.enableSignup) throw signupDisabled()
   const params = await readParams(req)
@@ -64,13 +65,13 @@ export async function signup(context: ApiContext, req: IncomingMessage, url: URL
       }
     }
     const user = existing ?? (await createUser(tx, { email, password, userMetadata: data }, now))
-    await mailLink(tx, config, req, address(user), 'signup', 'confirmation', redirectTo, now)
+    await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now)
     return userJson(tx, (await reloadUser(tx, user.id))!)
   })
 }
 
 /** POST /recover: answers the same whether or not the address has an account. */
-export async function recover(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
+export async function recover(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
   const { db, config } = context
   const params = await readParams(req)
   const email = validEmail(stringParam(params, 'email'), 'Password recovery requires an email')
@@ -78,13 +79,13 @@ export async function recover(context: ApiContext, req: IncomingMessage, url: UR
   const now = clock(config)
   await db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email)
-    if (user) await mailLink(tx, config, req, address(user), 'recovery', 'recovery', redirectTo, now)
+    if (user) await mailLink(tx, context, req, address(user), 'recovery', 'recovery', redirectTo, now)
   })
   return {}
 }
 
 /** POST /otp: a magic link and code by e-mail; an unknown address gets an account only where sign-up is open. */
-export async function otp(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
+export async function otp(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, never>> {
   const { db, config } = context
   const params = await readParams(req)
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
@@ -100,8 +101,8 @@ export async function otp(context: ApiContext, req: IncomingMessage, url: URL): 
       if (!config.enableSignup) throw signupDisabled('Signups not allowed for otp')
       user = await createUser(tx, { email, userMetadata: data }, now)
     }
-    if (user.email_confirmed_at) await mailLink(tx, config, req, address(user), 'magiclink', 'recovery', redirectTo, now)
-    else await mailLink(tx, config, req, address(user), 'signup', 'confirmation', redirectTo, now)
+    if (user.email_confirmed_at) await mailLink(tx, context, req, address(user), 'magiclink', 'recovery', redirectTo, now)
+    else await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now)
   })
   return {}
 }
@@ -223,7 +224,7 @@ export async function verifyGet(context: ApiContext, req: IncomingMessage, url: 
 }
 
 /** PUT /user: the signed-in person changes their password, their metadata, or their e-mail (confirmed by a link). */
-export async function updateUser(context: ApiContext, req: IncomingMessage, url: URL, who: Authenticated): Promise<Record<string, unknown>> {
+export async function updateUser(context: AuthContext, req: IncomingMessage, url: URL, who: Authenticated): Promise<Record<string, unknown>> {
   const { db, config } = context
   const params = await readParams(req)
   const password = params.password === undefined || params.password === null ? undefined : stringParam(params, 'password')
@@ -261,14 +262,14 @@ export async function updateUser(context: ApiContext, req: IncomingMessage, url:
     if (email && email !== who.user.email?.toLowerCase()) {
       if (await findUserByEmail(tx, email)) throw emailExists()
       await tx.query(`update auth.users set email_change = $2, updated_at = $3 where id = $1`, [id, email, now])
-      await mailLink(tx, config, req, { id, address: email }, 'email_change', 'email_change', redirectTo, now)
+      await mailLink(tx, context, req, { id, address: email }, 'email_change', 'email_change', redirectTo, now)
     }
     return userJson(tx, (await reloadUser(tx, id))!)
   })
 }
 
 /** POST /invite (service role): creates the account if needed and mails an invitation; no password is set. */
-export async function invite(context: ApiContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+export async function invite(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
   const { db, config } = context
   const params = await readParams(req)
   const email = validEmail(stringParam(params, 'email'))
@@ -277,7 +278,7 @@ export async function invite(context: ApiContext, req: IncomingMessage, url: URL
   const now = clock(config)
   return db.transaction(async (tx) => {
     const user = await inviteeAccount(tx, email, data, now)
-    await mailLink(tx, config, req, address(user), 'invite', 'confirmation', redirectTo, now)
+    await mailLink(tx, context, req, address(user), 'invite', 'confirmation', redirectTo, now)
     return userJson(tx, (await reloadUser(tx, user.id))!)
   })
 }

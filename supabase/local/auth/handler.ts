@@ -1,18 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiContext, RouteHandler } from '../context'
+import { clientAddress } from '../client-address'
 import { send, sendJson } from '../http'
 import { authenticate } from './authenticate'
 import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
 import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
 import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
+import { clock } from './accounts'
 import { authorize, health, settings } from './instance'
 import { pgcryptoVerifier } from './passwords'
 import { FailedSignInLimiter } from './rate-limit'
+import { AuthRateLimiter, authRateLimits, type AddressLimit, type AuthContext } from './request-limits'
 import { endSessions, type LogoutScope } from './sessions'
 import { userJson } from './users'
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => Promise<void>
+
+// The grants GoTrue answers, all counted by its token_refresh limit before the body is read.
+const TOKEN_GRANTS = new Set(['password', 'refresh_token', 'pkce'])
 
 const LOGOUT_SCOPES: Record<string, LogoutScope> = { '': 'global', global: 'global', local: 'local', others: 'others' }
 
@@ -25,10 +31,14 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     windowSeconds: config.signInFailureWindowSeconds,
   })
   const verify = pgcryptoVerifier(db)
+  const auth: AuthContext = { ...context, limits: new AuthRateLimiter(authRateLimits(config.authRateLimits)) }
+  // Counts the request against the client address's bucket of this kind, or answers GoTrue's 429.
+  const admit = (kind: AddressLimit, req: IncomingMessage) => auth.limits.admit(kind, clientAddress(req), clock(config).getTime())
 
   const routes: Record<string, Route> = {
     'POST /token': async (req, res, url) => {
       const grantType = url.searchParams.get('grant_type')
+      if (grantType && TOKEN_GRANTS.has(grantType)) admit('tokenRefresh', req)
       if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, verify, req))
       if (grantType === 'refresh_token') return sendJson(res, 200, await refreshTokenGrant(context, req))
       if (grantType === 'pkce') return pkceGrant(req)
@@ -40,7 +50,8 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     },
     'PUT /user': async (req, res, url) => {
       const who = await authenticate(db, config, req)
-      sendJson(res, 200, await updateUser(context, req, url, who))
+      admit('signInSignUps', req)
+      sendJson(res, 200, await updateUser(auth, req, url, who))
     },
     'POST /logout': async (req, res, url) => {
       const requested = url.searchParams.get('scope') ?? ''
@@ -53,15 +64,31 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     'GET /settings': async (_req, res) => sendJson(res, 200, settings(config)),
     'GET /health': async (_req, res) => sendJson(res, 200, health()),
     'GET /authorize': async (_req, _res, url) => authorize(url),
-    'POST /signup': async (req, res, url) => sendJson(res, 200, await signup(context, req, url)),
-    'POST /recover': async (req, res, url) => sendJson(res, 200, await recover(context, req, url)),
-    'POST /otp': async (req, res, url) => sendJson(res, 200, await otp(context, req, url)),
-    'POST /verify': async (req, res) => sendJson(res, 200, await verifyPost(context, req)),
+    // Counted before the address is looked up, so that known and unknown e-mails meet the same limit.
+    'POST /signup': async (req, res, url) => {
+      admit('signInSignUps', req)
+      sendJson(res, 200, await signup(auth, req, url))
+    },
+    'POST /recover': async (req, res, url) => {
+      admit('signInSignUps', req)
+      sendJson(res, 200, await recover(auth, req, url))
+    },
+    'POST /otp': async (req, res, url) => {
+      admit('signInSignUps', req)
+      sendJson(res, 200, await otp(auth, req, url))
+    },
+    'POST /verify': async (req, res) => {
+      admit('tokenVerifications', req)
+      sendJson(res, 200, await verifyPost(context, req))
+    },
     // GoTrue answers a followed link with 303 See Other to the redirect, the outcome in the fragment.
-    'GET /verify': async (req, res, url) => send(res, 303, '', { Location: await verifyGet(context, req, url) }),
+    'GET /verify': async (req, res, url) => {
+      admit('tokenVerifications', req)
+      send(res, 303, '', { Location: await verifyGet(context, req, url) })
+    },
     'POST /invite': async (req, res, url) => {
       await requireAdmin(context, req)
-      sendJson(res, 200, await invite(context, req, url))
+      sendJson(res, 200, await invite(auth, req, url))
     },
     'GET /admin/users': async (req, res, url) => {
       await requireAdmin(context, req)

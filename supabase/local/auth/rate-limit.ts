@@ -10,6 +10,8 @@ export interface SignInLimits {
 
 // About 10 MB at most: a few hundred bytes per record.
 const DEFAULT_CAPACITY = 20_000
+// How many of the least recently touched records a full table compares to choose the one it forgets.
+const EVICTION_SAMPLE = 32
 
 /**
  * Slows down password guessing, against one account and from one address. After `maxFailuresPerEmail` failed
@@ -17,14 +19,14 @@ const DEFAULT_CAPACITY = 20_000
  * password or not) are refused until the oldest failure leaves the window. Unknown e-mails count like known
  * ones, so the limiter does not tell which accounts exist.
  *
- * Nothing an attacker sends can make it forget a record: records leave only when their last failure is older
- * than the window. Memory is bounded without eviction: an address that fails too often is stopped before it
- * can put more than `maxFailuresPerIp` e-mails on record, and when either table is full an attempt that would
- * need a new record is refused until records expire. Under a flood from many addresses that is a refusal for
- * everyone not already on record, which beats letting the flood unblock the account under attack.
+ * Memory is bounded: each table holds at most `capacity` records. A full table first forgets the records whose
+ * failures have all left the window, then the one with the fewest failures among its least recently failing, and
+ * never refuses a newcomer: a flood of made-up e-mails or addresses cannot lock innocent people out. To make it
+ * forget an account under attack, a flood must put more failures than that account has on every record it
+ * compares, at the price of a full bcrypt comparison each and within each address's own limit.
  *
- * GoTrue limits /token per client IP (a token bucket of 30, GOTRUE_RATE_LIMIT_TOKEN_REFRESH); per e-mail is
- * what the product asks for. Both answer GoTrue's 429 over_request_rate_limit.
+ * GoTrue limits /token per client IP (a token bucket, request-limits.ts); per e-mail is what the product asks
+ * for. Both answer GoTrue's 429 over_request_rate_limit.
  */
 export class FailedSignInLimiter {
   private readonly emails: FailureTable
@@ -56,35 +58,94 @@ export class FailedSignInLimiter {
   }
 }
 
-/** Failure times per key within a sliding window, at most `capacity` keys; a key leaves only by expiring. */
+/** What a bounded table needs to know of its records to choose which one to forget. */
+export interface RecordPolicy<V> {
+  /** The record says nothing any more: forgetting it changes no answer. */
+  expired(value: V, now: number): boolean
+  /** How much forgetting it would give back to whoever it limits; the lightest of a sample goes first. */
+  weight(value: V, now: number): number
+}
+
+/**
+ * At most `capacity` records, kept in the order they were last stored. Expired records at the front leave as new
+ * ones come; when the table is full and none has expired, the lightest of its EVICTION_SAMPLE least recently
+ * stored records makes room (the oldest on a tie), so that storing always succeeds.
+ */
+export class BoundedRecords<V> {
+  private readonly records = new Map<string, V>()
+
+  constructor(
+    private readonly capacity: number,
+    private readonly policy: RecordPolicy<V>,
+  ) {}
+
+  get size(): number {
+    return this.records.size
+  }
+
+  get(key: string): V | undefined {
+    return this.records.get(key)
+  }
+
+  /** Stores the record as the most recent, making room for it first if its key is new and the table full. */
+  put(key: string, value: V, now: number): void {
+    this.records.delete(key)
+    this.dropExpired(now)
+    if (this.records.size >= this.capacity) this.evictLightest(now)
+    this.records.set(key, value)
+  }
+
+  delete(key: string): void {
+    this.records.delete(key)
+  }
+
+  private dropExpired(now: number): void {
+    for (const [key, value] of this.records) {
+      if (!this.policy.expired(value, now)) break
+      this.records.delete(key)
+    }
+  }
+
+  private evictLightest(now: number): void {
+    let lightest: { key: string; weight: number } | undefined
+    let seen = 0
+    for (const [key, value] of this.records) {
+      const weight = this.policy.weight(value, now)
+      if (!lightest || weight < lightest.weight) lightest = { key, weight }
+      if (++seen >= EVICTION_SAMPLE) break
+    }
+    if (lightest) this.records.delete(lightest.key)
+  }
+}
+
+/** Failure times per key within a sliding window, at most `capacity` keys. */
 class FailureTable {
-  // Kept in the order of each key's latest failure, so that the expired ones are always at the front.
-  private readonly failures = new Map<string, number[]>()
+  private readonly failures: BoundedRecords<number[]>
   private readonly windowMs: number
 
   constructor(
     private readonly limit: number,
     windowSeconds: number,
-    private readonly capacity: number,
+    capacity: number,
   ) {
     this.windowMs = windowSeconds * 1000
+    this.failures = new BoundedRecords(capacity, {
+      // Times are kept in order: a record has expired once its latest failure has left the window.
+      expired: (times, now) => (times.at(-1) ?? 0) <= now - this.windowMs,
+      weight: (times, now) => this.inWindow(times, now).length,
+    })
   }
 
-  /** Whether one more failure may be recorded for the key: under its limit, and on record or with room for it. */
+  /** Whether one more failure may be recorded for the key: under its limit within the window. */
   admits(key: string, now: number): boolean {
-    if (this.limit <= 0) return true
-    this.expire(now)
-    const recent = this.recent(key, now)
-    if (recent.length >= this.limit) return false
-    return this.failures.has(key) || this.failures.size < this.capacity
+    return this.limit <= 0 || this.recent(key, now).length < this.limit
   }
 
   add(key: string, now: number): void {
     if (this.limit <= 0) return
     const recent = this.recent(key, now)
     recent.push(now)
-    this.failures.delete(key)
-    this.failures.set(key, recent.slice(-this.limit))
+    this.failures.put(key, recent.slice(-this.limit), now)
   }
 
   clear(key: string): void {
@@ -101,16 +162,12 @@ class FailureTable {
   }
 
   private recent(key: string, now: number): number[] {
-    const since = now - this.windowMs
-    return (this.failures.get(key) ?? []).filter((at) => at > since)
+    return this.inWindow(this.failures.get(key) ?? [], now)
   }
 
-  private expire(now: number): void {
+  private inWindow(times: number[], now: number): number[] {
     const since = now - this.windowMs
-    for (const [key, times] of this.failures) {
-      if (times.some((at) => at > since)) break
-      this.failures.delete(key)
-    }
+    return times.filter((at) => at > since)
   }
 }
 
