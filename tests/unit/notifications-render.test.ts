@@ -116,7 +116,7 @@ describe('dispatchNotifications', () => {
     expect(mails[0]?.text).toContain('Bonjour Nina <Arrivée>,')
     expect(mails[0]?.text).toContain('Alice Admin vous invite à rejoindre Recertif')
     expect(mails[0]?.text).toContain('Choisir mon mot de passe : https://auth.example/verify?token=abc&type=invite')
-    expect(mails[0]?.text).toContain('expire au bout de 24 heures')
+    expect(mails[0]?.text).toContain('expire au bout d’une heure')
     expect(mails[0]?.html).toContain('Nina &#60;Arrivée&#62;')
     expect(mails[0]?.html).toContain('href="https://auth.example/verify?token=abc&#38;type=invite')
     expect(finished.map((f) => [f.p_id, f.p_ok, f.p_error])).toEqual([

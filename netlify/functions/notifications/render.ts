@@ -105,7 +105,7 @@ export function renderNotification(message: OutboxMessage, appUrl: string, invit
       subject = 'Votre accès à Recertif : choisissez votre mot de passe'
       lines = [
         p.inviter_name ? `${p.inviter_name} vous invite à rejoindre Recertif, l'outil de revue des droits d'accès.` : "Vous êtes invité à rejoindre Recertif, l'outil de revue des droits d'accès.",
-        'Choisissez votre mot de passe avec le lien ci-dessous : il ne sert qu’une fois et expire au bout de 24 heures.',
+        'Choisissez votre mot de passe avec le lien ci-dessous : il ne sert qu’une fois et expire au bout d’une heure ; passé ce délai, demandez à votre administrateur de vous envoyer une nouvelle invitation.',
         'Passé ce délai, demandez une nouvelle invitation à votre administrateur.',
       ]
       link = { href: inviteLink, label: 'Choisir mon mot de passe' }
