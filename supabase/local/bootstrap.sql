@@ -154,6 +154,86 @@ begin
 end
 $$;
 
+-- Realtime's schema, as hosted Realtime creates it in every project: the messages that Broadcast from the database
+-- sends (realtime.send, realtime.broadcast_changes) and whose policies authorize private channels. Row-level security
+-- is on and no policy is defined here: the app's migrations write them. Hosted partitions the table by day and drops
+-- partitions after a few days; the local server deletes each message once delivered (realtime/broadcasts.ts).
+create schema if not exists realtime;
+grant usage on schema realtime to anon, authenticated, service_role;
+
+create table if not exists realtime.messages (
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp not null default now(),
+  inserted_at timestamp not null default now(),
+  id uuid not null default gen_random_uuid(),
+  primary key (id, inserted_at)
+);
+create index if not exists messages_inserted_at_topic_index on realtime.messages (inserted_at desc, topic)
+  where extension = 'broadcast' and private is true;
+alter table realtime.messages enable row level security;
+grant select, insert, update on realtime.messages to anon, authenticated, service_role;
+
+-- The sub-topic (without "realtime:") of the channel being authorized or written to, for policies to read.
+create or replace function realtime.topic() returns text
+language sql stable
+as $$
+  select nullif(current_setting('realtime.topic', true), '')::text
+$$;
+
+-- Hosted's send: runs as its caller (not security definer), so a trigger function that calls it as an API role needs
+-- an insert policy on realtime.messages or must itself be security definer. It never fails its caller's transaction:
+-- an error becomes a warning and the message is dropped. The payload gets the message's id unless it has one.
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
+returns void
+language plpgsql
+as $$
+declare
+  message_id uuid := gen_random_uuid();
+begin
+  begin
+    perform set_config('realtime.topic', topic, true);
+    insert into realtime.messages (id, payload, event, topic, private, extension)
+    values (
+      message_id,
+      case when payload ? 'id' then payload else jsonb_set(payload, '{id}', to_jsonb(message_id)) end,
+      event, topic, private, 'broadcast'
+    );
+  exception when others then
+    raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
+  end;
+end
+$$;
+
+-- For row triggers: sends the change in the shape of postgres_changes' records, on a private channel.
+create or replace function realtime.broadcast_changes(
+  topic_name text, event_name text, operation text, table_name text, table_schema text,
+  new record, old record, level text default 'ROW'
+) returns void
+language plpgsql
+as $$
+begin
+  if level = 'STATEMENT' then
+    raise exception 'function can only be triggered for each row, not for each statement';
+  end if;
+  if operation is null or operation not in ('INSERT', 'UPDATE', 'DELETE') then
+    raise exception 'Unexpected operation type: %', operation;
+  end if;
+  perform realtime.send(
+    jsonb_build_object('old_record', old, 'record', new, 'operation', operation, 'table', table_name, 'schema', table_schema),
+    event_name, topic_name
+  );
+exception when others then
+  raise exception 'Failed to process the row: %', sqlerrm;
+end
+$$;
+
+grant execute on function realtime.topic(), realtime.send(jsonb, text, text, boolean),
+  realtime.broadcast_changes(text, text, text, text, text, record, record, text) to anon, authenticated, service_role;
+
 -- Hosted projects resolve unqualified names through "$user", public, extensions.
 do $$
 begin

@@ -1,4 +1,5 @@
 import type { Claims } from '../keys'
+import type { ChannelAccess } from './authorization'
 import type { Condition } from './filters'
 import type { Frame } from './protocol'
 
@@ -23,10 +24,20 @@ export interface ChannelSink {
   send(frame: Frame): void
 }
 
+export interface ChannelOptions {
+  broadcastSelf: boolean
+  broadcastAck: boolean
+  /** A private channel's access, as the policies on realtime.messages gave it; undefined for a public channel. */
+  access: ChannelAccess | undefined
+}
+
 /** A joined channel: its topic, whose token it acts under, and what it listens to. */
 export class Channel {
   bindings: Binding[] = []
   open = true
+  readonly broadcastSelf: boolean
+  readonly broadcastAck: boolean
+  access: ChannelAccess | undefined
   private expiry: NodeJS.Timeout | undefined
 
   constructor(
@@ -35,9 +46,22 @@ export class Channel {
     readonly joinRef: string | null,
     public token: string,
     public claims: Claims,
-    readonly broadcastSelf: boolean,
-    readonly broadcastAck: boolean,
-  ) {}
+    options: ChannelOptions,
+  ) {
+    this.broadcastSelf = options.broadcastSelf
+    this.broadcastAck = options.broadcastAck
+    this.access = options.access
+  }
+
+  /** Private and public channels of one topic are two rooms: a broadcast in one never reaches the other. */
+  get isPrivate(): boolean {
+    return this.access !== undefined
+  }
+
+  /** Whether broadcasts of its room reach this channel: always when public, by the select policies when private. */
+  get receivesBroadcasts(): boolean {
+    return this.open && (this.access === undefined || this.access.broadcastRead)
+  }
 
   get subTopic(): string {
     return this.topic.replace(/^realtime:/i, '')
@@ -74,9 +98,10 @@ export class Channel {
   }
 }
 
-/** Every joined channel of every socket. */
+/** Every joined channel of every socket, also by topic so that a broadcast costs only its topic's channels. */
 export class Hub {
   private readonly channels = new Set<Channel>()
+  private readonly byTopic = new Map<string, Set<Channel>>()
 
   /** `changed` is told of every channel added or removed (the capture follows what is listened to). */
   constructor(private readonly changed: () => Promise<void> = () => Promise.resolve()) {}
@@ -84,11 +109,17 @@ export class Hub {
   /** Resolves once what the channel listens to is being captured. */
   add(channel: Channel): Promise<void> {
     this.channels.add(channel)
+    const sameTopic = this.byTopic.get(channel.topic) ?? new Set<Channel>()
+    sameTopic.add(channel)
+    this.byTopic.set(channel.topic, sameTopic)
     return this.changed()
   }
 
   remove(channel: Channel): void {
-    this.channels.delete(channel)
+    if (!this.channels.delete(channel)) return
+    const sameTopic = this.byTopic.get(channel.topic)
+    sameTopic?.delete(channel)
+    if (sameTopic?.size === 0) this.byTopic.delete(channel.topic)
     // A failure is logged where it happens; the channel is gone either way.
     this.changed().catch(() => undefined)
   }
@@ -97,7 +128,13 @@ export class Hub {
     return [...this.channels].filter((channel) => channel.open && channel.bindings.length > 0)
   }
 
+  /** The open channels joined to a topic ("realtime:<name>"). */
   onTopic(topic: string): Channel[] {
-    return [...this.channels].filter((channel) => channel.open && channel.topic === topic)
+    return [...(this.byTopic.get(topic) ?? [])].filter((channel) => channel.open)
+  }
+
+  /** Whether any channel is joined at all. */
+  get empty(): boolean {
+    return this.channels.size === 0
   }
 }

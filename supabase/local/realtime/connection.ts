@@ -1,6 +1,8 @@
 import WebSocket from 'ws'
 import type { Database } from '../database'
 import type { ServerConfig } from '../context'
+import type { Claims } from '../keys'
+import { broadcastWriteAccess, readAccess, unauthorizedReason, type ChannelAccess } from './authorization'
 import { prepareBindings } from './bindings'
 import type { Catalog } from './catalog'
 import { Channel, type ChannelSink, type Hub } from './channel'
@@ -39,6 +41,8 @@ export class Connection implements ChannelSink {
     private readonly vsn: Vsn,
     private readonly apiKey: string,
     private readonly context: RealtimeContext,
+    /** The upgrade request's headers: request.headers when the policies on realtime.messages are checked. */
+    private readonly headers: Record<string, string>,
   ) {
     ws.on('message', (data, isBinary) => this.receive(data, isBinary))
     ws.on('close', () => this.dispose())
@@ -105,8 +109,7 @@ export class Connection implements ChannelSink {
       case 'access_token':
         return this.refreshToken(channel, frame.payload)
       case 'broadcast':
-        this.broadcast(channel, frame)
-        return
+        return this.broadcast(channel, frame)
       // Presence is accepted but not tracked: the product does not use it.
       case 'presence':
         this.reply(frame, 'ok', {})
@@ -129,10 +132,6 @@ export class Connection implements ChannelSink {
     const payload = isObject(frame.payload) ? frame.payload : {}
     const config = isObject(payload.config) ? payload.config : {}
     const subTopic = topic.slice('realtime:'.length)
-    if (config.private === true) {
-      // Private channels are authorised by RLS on realtime.messages, which the local database does not have.
-      return this.reply(frame, 'error', { reason: `You do not have permissions to read from this Channel topic: ${subTopic}` })
-    }
     const rawBindings = config.postgres_changes ?? []
     if (!Array.isArray(rawBindings) || !rawBindings.every(isObject)) {
       return this.reply(frame, 'error', { reason: 'postgres_changes must be a list of bindings' })
@@ -141,12 +140,20 @@ export class Connection implements ChannelSink {
       typeof payload.access_token === 'string' && payload.access_token !== '' ? payload.access_token : this.apiKey
     const check = await checkToken(token, this.context.config.jwtSecret)
     if (!check.ok) return this.reply(frame, 'error', { reason: check.reason })
+    const access = config.private === true ? await this.privateAccess(check.claims, subTopic) : undefined
+    if (access && !access.broadcastRead && !access.presenceRead) {
+      return this.reply(frame, 'error', { reason: `Unauthorized: ${unauthorizedReason(subTopic)}` })
+    }
 
     const prepared = await prepareBindings(this.context.db, this.context.catalog, rawBindings)
     // The socket may have gone while the join was checked: registering the channel then would leak it.
     if (this.closed) return
     const broadcast = isObject(config.broadcast) ? config.broadcast : {}
-    const channel = new Channel(this, topic, frame.joinRef, token, check.claims, broadcast.self === true, broadcast.ack === true)
+    const channel = new Channel(this, topic, frame.joinRef, token, check.claims, {
+      broadcastSelf: broadcast.self === true,
+      broadcastAck: broadcast.ack === true,
+      access,
+    })
     if (prepared.ok) channel.bindings = prepared.bindings
     this.channels.set(topic, channel)
     await this.context.hub.add(channel)
@@ -167,7 +174,15 @@ export class Connection implements ChannelSink {
     if (isObject(config.presence) && config.presence.enabled === true) channel.push('presence_state', {})
   }
 
-  /** A refreshed token replaces the channel's; an invalid one ends the channel as Realtime ends it. */
+  /** The policies' answer on a private channel's topic for these claims. */
+  private privateAccess(claims: Claims, subTopic: string): Promise<ChannelAccess> {
+    return readAccess(this.context.db, { claims, headers: this.headers }, subTopic)
+  }
+
+  /**
+   * A refreshed token replaces the channel's; an invalid one ends the channel as Realtime ends it. A private channel
+   * is authorized again under it, and ended as hosted Realtime ends it when it may no longer read.
+   */
   private async refreshToken(channel: Channel, payload: unknown): Promise<void> {
     const token = isObject(payload) ? payload.access_token : undefined
     if (typeof token !== 'string' || token === '' || token === channel.token) return
@@ -177,14 +192,35 @@ export class Connection implements ChannelSink {
       this.shutdown(channel, check.reason)
       return
     }
+    const previous = channel.access
+    const access = previous ? await this.privateAccess(check.claims, channel.subTopic) : undefined
+    if (!channel.open) return
+    const refusal = previous && access ? revokedReason(previous, access, channel.subTopic) : undefined
+    if (refusal) {
+      this.shutdown(channel, refusal)
+      return
+    }
+    channel.access = access
     channel.token = token
     channel.claims = check.claims
     channel.watchExpiry(() => this.shutdown(channel, 'Token has expired 0 seconds ago'))
   }
 
-  private broadcast(channel: Channel, frame: Frame): void {
+  /**
+   * Relays a client's broadcast to the channels of its room: public channels of the topic from a public channel; from
+   * a private one, only if the insert policies let its user write to the topic (checked once per token, as hosted
+   * does; refused broadcasts are dropped without a reply), to the private channels that may read it.
+   */
+  private async broadcast(channel: Channel, frame: Frame): Promise<void> {
     if (!isObject(frame.payload)) return
+    const access = channel.access
+    if (access && access.broadcastWrite === undefined) {
+      const requester = { claims: channel.claims, headers: this.headers }
+      access.broadcastWrite = await broadcastWriteAccess(this.context.db, requester, channel.subTopic)
+    }
+    if (!channel.open || access?.broadcastWrite === false) return
     for (const other of this.context.hub.onTopic(channel.topic)) {
+      if (other.isPrivate !== channel.isPrivate || !other.receivesBroadcasts) continue
       if (other !== channel || channel.broadcastSelf) other.deliver('broadcast', frame.payload)
     }
     if (channel.broadcastAck) this.reply(frame, 'ok', {})
@@ -209,4 +245,11 @@ export class Connection implements ChannelSink {
     clearTimeout(this.idle)
     for (const channel of this.channels.values()) this.remove(channel)
   }
+}
+
+/** Hosted Realtime's reason for ending a private channel whose new token lost read access; undefined if it kept it. */
+function revokedReason(previous: ChannelAccess, current: ChannelAccess, subTopic: string): string | undefined {
+  if (!current.broadcastRead && !current.presenceRead) return unauthorizedReason(subTopic)
+  const lost = (previous.broadcastRead && !current.broadcastRead) || (previous.presenceRead && !current.presenceRead)
+  return lost ? `You no longer have permission to read from this Channel topic: ${subTopic}` : undefined
 }

@@ -1,8 +1,11 @@
 import http, { type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import { forwardClientAddress, trustedProxyList } from '../client-address'
 import type { ApiContext } from '../context'
-import { header } from '../http'
+import { header, headersForPostgres } from '../http'
+import { BroadcastDispatcher } from './broadcast-dispatcher'
+import { BROADCASTS_CHANNEL, installBroadcasts } from './broadcasts'
 import { CHANGES_CHANNEL, CaptureScope, installCapture } from './capture'
 import { Catalog } from './catalog'
 import { Hub } from './channel'
@@ -26,7 +29,8 @@ function refuse(socket: Duplex, status: number, body: Record<string, unknown>): 
 /**
  * The Supabase Realtime-compatible /realtime/v1/websocket: Phoenix channels (vsn 1.0.0 and 2.0.0) carrying
  * postgres_changes, captured by triggers this server installs and delivered only to subscribers whose
- * row-level security lets them read the row.
+ * row-level security lets them read the row; client broadcasts; and broadcasts from the database (realtime.send),
+ * on public channels or on private ones authorized by the policies on realtime.messages.
  */
 export async function startRealtime(context: ApiContext, server: http.Server): Promise<{ close(): Promise<void> }> {
   const { db, config } = context
@@ -36,6 +40,11 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
   const catalog = new Catalog(db)
   const dispatcher = new Dispatcher(db, catalog, hub)
   const unlisten = await db.listen(CHANGES_CHANNEL, (txid) => dispatcher.notify(txid))
+  const broadcasts = new BroadcastDispatcher(db, hub)
+  const unlistenBroadcasts = (await installBroadcasts(db))
+    ? await db.listen(BROADCASTS_CHANNEL, (txid) => broadcasts.notify(txid))
+    : async () => undefined
+  const trustedProxies = trustedProxyList(config.trustedProxies)
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   const connections = new Set<Connection>()
 
@@ -52,8 +61,11 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
     // Phoenix's default serializer when the client names none.
     const vsn = (url.searchParams.get('vsn') ?? '1.0.0') as Vsn
     if (!VSNS.includes(vsn)) return refuse(socket, 400, { message: `Unsupported serializer version: ${vsn}` })
+    // The policies on realtime.messages see the upgrade's headers, with the client's address as the APIs see it.
+    forwardClientAddress(req, trustedProxies)
+    const headers = headersForPostgres(req)
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new Connection(ws, vsn, apiKey, { db, config, hub, catalog })
+      const connection = new Connection(ws, vsn, apiKey, { db, config, hub, catalog }, headers)
       connections.add(connection)
       ws.on('close', () => connections.delete(connection))
     })
@@ -66,7 +78,9 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
       for (const connection of connections) connection.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))
       await unlisten()
+      await unlistenBroadcasts()
       await dispatcher.drained()
+      await broadcasts.drained()
       await scope.drained()
     },
   }
