@@ -2,57 +2,79 @@ import { useEffect } from 'react'
 import { useQueryClient, type QueryKey } from '@tanstack/react-query'
 import type { RealtimeChannel } from '@supabase/supabase-js'
 import { getSupabase } from './supabase'
-import type { Database } from './database.types'
 
-/** The tables of the supabase_realtime publication (migration 0900). */
-export type LiveTable = Extract<
-  keyof Database['public']['Tables'],
-  'users' | 'applications' | 'campaigns' | 'user_rights' | 'control_rules' | 'audit_logs'
->
+/**
+ * The kinds of data the database announces on live topics (supabase/migrations/20261121001300_live_updates.sql):
+ * each message names the kinds that changed for its audience, never a row.
+ */
+export const LIVE_KINDS = ['users', 'applications', 'campaigns', 'user_rights', 'control_rules', 'audit_logs'] as const
+export type LiveKind = (typeof LIVE_KINDS)[number]
 
 type Listener = {
-  /** A change the caller's row-level security lets them see. */
+  /** Something of a kind the listener shows changed for the signed-in person. */
   onChange: () => void
-  /** The channel (re)joined after having been joined before: changes may have been missed meanwhile. */
+  /** A topic (re)joined after having been joined before: messages may have been missed meanwhile. */
   onResync: () => void
 }
 
-type TableFeed = { channel: RealtimeChannel; listeners: Set<Listener>; joinedOnce: boolean }
+const listeners = new Map<LiveKind, Set<Listener>>()
 
-// One channel per table, shared by every list that shows it, so that ten open lists cost one subscription.
-const feeds = new Map<LiveTable, TableFeed>()
-
-function openFeed(table: LiveTable): TableFeed {
-  const feed: TableFeed = { channel: getSupabase().channel(`live:${table}`), listeners: new Set(), joinedOnce: false }
-  feed.channel
-    .on('postgres_changes', { event: '*', schema: 'public', table }, () => {
-      for (const listener of feed.listeners) listener.onChange()
-    })
-    .subscribe((status) => {
-      if (status !== 'SUBSCRIBED') return
-      if (feed.joinedOnce) for (const listener of feed.listeners) listener.onResync()
-      feed.joinedOnce = true
-    })
-  return feed
+function listenersOf(kinds: Iterable<LiveKind>): Set<Listener> {
+  const found = new Set<Listener>()
+  for (const kind of kinds) for (const listener of listeners.get(kind) ?? []) found.add(listener)
+  return found
 }
 
-/** Calls back on every visible change to these tables until the returned function is called. */
-export function subscribeToTables(tables: readonly LiveTable[], listener: Listener): () => void {
-  for (const table of tables) {
-    const feed = feeds.get(table) ?? openFeed(table)
-    feeds.set(table, feed)
-    feed.listeners.add(listener)
+/** The kinds a message names, ignoring anything else it may carry. */
+function kindsIn(payload: unknown): LiveKind[] {
+  const kinds = (payload as { kinds?: unknown } | null)?.kinds
+  return Array.isArray(kinds) ? kinds.filter((kind): kind is LiveKind => (LIVE_KINDS as readonly string[]).includes(kind)) : []
+}
+
+/** The private topics a person receives: their own, and their role's view for admin and rssi. */
+export function liveTopicsFor(person: { id: string; role: string }): string[] {
+  return [`user:${person.id}`, ...(person.role === 'admin' || person.role === 'rssi' ? [person.role] : [])]
+}
+
+/**
+ * Joins these private topics until the returned function is called. The database checks at the join that the person
+ * may receive each one; a message then reaches the listeners of the kinds it names.
+ */
+export function joinLiveTopics(topics: readonly string[]): () => void {
+  const supabase = getSupabase()
+  const channels: RealtimeChannel[] = topics.map((topic) => {
+    let joinedOnce = false
+    return supabase
+      .channel(topic, { config: { private: true } })
+      .on('broadcast', { event: 'changed' }, (message: { payload?: unknown }) => {
+        for (const listener of listenersOf(kindsIn(message.payload))) listener.onChange()
+      })
+      .subscribe((status) => {
+        if (status !== 'SUBSCRIBED') return
+        if (joinedOnce) for (const listener of listenersOf(LIVE_KINDS)) listener.onResync()
+        joinedOnce = true
+      })
+  })
+  return () => {
+    for (const channel of channels) void supabase.removeChannel(channel)
+  }
+}
+
+/** Keeps the signed-in person's live topics joined while they are signed in: one set of channels per session. */
+export function useLiveTopics(person: { id: string; role: string }): void {
+  const { id, role } = person
+  useEffect(() => joinLiveTopics(liveTopicsFor({ id, role })), [id, role])
+}
+
+/** Calls back on every announced change of these kinds until the returned function is called. */
+export function subscribeToKinds(kinds: readonly LiveKind[], listener: Listener): () => void {
+  for (const kind of kinds) {
+    const set = listeners.get(kind) ?? new Set()
+    set.add(listener)
+    listeners.set(kind, set)
   }
   return () => {
-    for (const table of tables) {
-      const feed = feeds.get(table)
-      if (!feed) continue
-      feed.listeners.delete(listener)
-      if (feed.listeners.size === 0) {
-        feeds.delete(table)
-        void getSupabase().removeChannel(feed.channel)
-      }
-    }
+    for (const kind of kinds) listeners.get(kind)?.delete(listener)
   }
 }
 
@@ -66,12 +88,12 @@ export interface LiveTiming {
 export const LIVE_TIMING: LiveTiming = { debounceMs: 300, maxWaitMs: 2000 }
 
 /**
- * Keeps the queries under `queryKey` fresh: any change to `tables` that the caller may read marks them stale
- * and refetches the ones on screen. A burst of changes costs one refetch.
+ * Keeps the queries under `queryKey` fresh: any announced change of these kinds marks them stale and refetches the
+ * ones on screen. A burst of changes costs one refetch.
  */
-export function useLiveInvalidation(tables: readonly LiveTable[], queryKey: QueryKey, timing: LiveTiming = LIVE_TIMING): void {
+export function useLiveInvalidation(kinds: readonly LiveKind[], queryKey: QueryKey, timing: LiveTiming = LIVE_TIMING): void {
   const queryClient = useQueryClient()
-  const tablesKey = tables.join(',')
+  const kindsKey = kinds.join(',')
   const keyHash = JSON.stringify(queryKey)
   const { debounceMs, maxWaitMs } = timing
   useEffect(() => {
@@ -90,10 +112,10 @@ export function useLiveInvalidation(tables: readonly LiveTable[], queryKey: Quer
       const wait = Math.min(debounceMs, Math.max(0, firstChangeAt + maxWaitMs - now))
       timer = setTimeout(flush, wait)
     }
-    const unsubscribe = subscribeToTables(tablesKey.split(',') as LiveTable[], { onChange: schedule, onResync: schedule })
+    const unsubscribe = subscribeToKinds(kindsKey.split(',') as LiveKind[], { onChange: schedule, onResync: schedule })
     return () => {
       if (timer) clearTimeout(timer)
       unsubscribe()
     }
-  }, [queryClient, tablesKey, keyHash, debounceMs, maxWaitMs])
+  }, [queryClient, kindsKey, keyHash, debounceMs, maxWaitMs])
 }

@@ -1,50 +1,20 @@
 import { act, render } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { vi } from 'vitest'
-import type { LiveTable } from '@/lib/realtime'
+import { useLiveInvalidation, useLiveTopics, type LiveKind } from '@/lib/realtime'
+import { announce, openRealtimeChannels } from './support/fake-realtime'
 
-// The neighbour stubbed here is the supabase-js client: what is under test is how the app shares channels and
-// turns a burst of changes into refetches. The real socket is exercised by tests/api/realtime and the browser suite.
-type FakeChannel = {
-  name: string
-  table?: string
-  emit: () => void
-  setStatus: (status: string) => void
-  removed: boolean
+// The neighbour stubbed here is the supabase-js client's realtime (tests/support/dom-setup.ts): what is under test is
+// which topics the app joins and how it turns a burst of announcements into refetches. The real socket, the database's
+// announcements and its authorisation of each topic are exercised by tests/api and the browser suite.
+
+function Session({ id, role }: { id: string; role: string }) {
+  useLiveTopics({ id, role })
+  return null
 }
-const channels: FakeChannel[] = []
-const fakeOf = new WeakMap<object, FakeChannel>()
 
-vi.mock('@/lib/supabase', () => ({
-  getSupabase: () => ({
-    channel(name: string) {
-      const fake: FakeChannel = { name, emit: () => {}, setStatus: () => {}, removed: false }
-      channels.push(fake)
-      const api = {
-        on(_type: string, filter: { table: string }, callback: () => void) {
-          fake.table = filter.table
-          fake.emit = callback
-          return api
-        },
-        subscribe(callback: (status: string) => void) {
-          fake.setStatus = callback
-          return api
-        },
-      }
-      fakeOf.set(api, fake)
-      return api
-    },
-    async removeChannel(channel: object) {
-      fakeOf.get(channel)!.removed = true
-      return 'ok'
-    },
-  }),
-}))
-
-const { useLiveInvalidation } = await import('@/lib/realtime')
-
-function Live({ tables, queryKey }: { tables: LiveTable[]; queryKey: string[] }) {
-  useLiveInvalidation(tables, queryKey)
+function Live({ kinds, queryKey }: { kinds: LiveKind[]; queryKey: string[] }) {
+  useLiveInvalidation(kinds, queryKey)
   return null
 }
 
@@ -55,39 +25,42 @@ function setup(ui: React.ReactNode) {
   return { invalidate, view }
 }
 
-const open = (table: string) => channels.filter((channel) => channel.table === table && !channel.removed)
+const topics = () => openRealtimeChannels().map((channel) => `${channel.topic}${channel.private ? '' : ' (public)'}`).sort()
 
-beforeEach(() => {
-  channels.length = 0
-  vi.useFakeTimers()
-})
+beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
 
 describe('Live refresh', () => {
-  it('shares one channel per table between the lists that show it, and closes it with the last one', () => {
-    const { view } = setup(
+  it('joins the person’s own private topic, and the role’s for admin and rssi, once per session', () => {
+    const reviewer = setup(<Session id="p1" role="manager" />)
+    expect(topics()).toEqual(['user:p1'])
+    reviewer.view.unmount()
+    const admin = setup(<Session id="p2" role="admin" />)
+    expect(topics()).toEqual(['admin', 'user:p2'])
+    admin.view.unmount()
+    const rssi = setup(
       <>
-        <Live tables={['user_rights', 'campaigns']} queryKey={['reviews']} />
-        <Live tables={['user_rights']} queryKey={['team']} />
+        <Session id="p3" role="rssi" />
+        <Live kinds={['user_rights']} queryKey={['a']} />
+        <Live kinds={['campaigns']} queryKey={['b']} />
       </>,
     )
-    expect(open('user_rights')).toHaveLength(1)
-    expect(open('campaigns')).toHaveLength(1)
-    view.unmount()
-    expect(open('user_rights')).toHaveLength(0)
-    expect(open('campaigns')).toHaveLength(0)
+    expect(topics()).toEqual(['rssi', 'user:p3'])
+    rssi.view.unmount()
+    expect(topics()).toEqual([])
   })
 
-  it('refreshes each list once after a burst of changes, not once per change', () => {
+  it('refreshes each list showing a kind once after a burst of announcements, and no other list', () => {
     const { invalidate } = setup(
       <>
-        <Live tables={['user_rights']} queryKey={['reviews']} />
-        <Live tables={['user_rights']} queryKey={['team']} />
+        <Session id="p1" role="manager" />
+        <Live kinds={['user_rights']} queryKey={['reviews']} />
+        <Live kinds={['user_rights', 'users']} queryKey={['team']} />
+        <Live kinds={['control_rules']} queryKey={['controls']} />
       </>,
     )
-    const [channel] = open('user_rights')
     act(() => {
-      for (let i = 0; i < 50; i += 1) channel!.emit()
+      for (let i = 0; i < 50; i += 1) announce('user_rights')
     })
     expect(invalidate).not.toHaveBeenCalled()
     act(() => vi.advanceTimersByTime(300))
@@ -96,21 +69,47 @@ describe('Live refresh', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['team'] })
   })
 
-  it('still refreshes during an endless stream of changes, at most two seconds after the first', () => {
-    const { invalidate } = setup(<Live tables={['user_rights']} queryKey={['reviews']} />)
-    const [channel] = open('user_rights')
+  it('ignores a message that names no kind it knows', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="user" />
+        <Live kinds={['user_rights']} queryKey={['rights']} />
+      </>,
+    )
+    const [channel] = openRealtimeChannels('user:p1')
+    act(() => {
+      channel!.broadcast('changed', { kinds: ['secrets'] })
+      channel!.broadcast('changed', 'user_rights')
+      channel!.broadcast('other', { kinds: ['user_rights'] })
+      vi.advanceTimersByTime(5000)
+    })
+    expect(invalidate).not.toHaveBeenCalled()
+  })
+
+  it('still refreshes during an endless stream of announcements, at most two seconds after the first', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="admin" />
+        <Live kinds={['user_rights']} queryKey={['reviews']} />
+      </>,
+    )
     act(() => {
       for (let elapsed = 0; elapsed < 2000; elapsed += 100) {
-        channel!.emit()
+        announce('user_rights')
         vi.advanceTimersByTime(100)
       }
     })
     expect(invalidate).toHaveBeenCalledTimes(1)
   })
 
-  it('refetches after the channel rejoins, since changes may have been missed while it was down', () => {
-    const { invalidate } = setup(<Live tables={['applications']} queryKey={['applications']} />)
-    const [channel] = open('applications')
+  it('refetches after a topic rejoins, since announcements may have been missed while it was down', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="admin" />
+        <Live kinds={['applications']} queryKey={['applications']} />
+      </>,
+    )
+    const [channel] = openRealtimeChannels('admin')
     act(() => channel!.setStatus('SUBSCRIBED'))
     act(() => vi.advanceTimersByTime(1000))
     expect(invalidate).not.toHaveBeenCalled()
@@ -123,10 +122,18 @@ describe('Live refresh', () => {
   })
 
   it('stops refreshing a list once it is gone', () => {
-    const { invalidate, view } = setup(<Live tables={['users']} queryKey={['users']} />)
-    const [channel] = open('users')
-    act(() => channel!.emit())
-    view.unmount()
+    const { invalidate, view } = setup(
+      <>
+        <Session id="p1" role="admin" />
+        <Live kinds={['users']} queryKey={['users']} />
+      </>,
+    )
+    act(() => announce('users'))
+    view.rerender(
+      <QueryClientProvider client={new QueryClient()}>
+        <Session id="p1" role="admin" />
+      </QueryClientProvider>,
+    )
     act(() => vi.advanceTimersByTime(5000))
     expect(invalidate).not.toHaveBeenCalled()
   })

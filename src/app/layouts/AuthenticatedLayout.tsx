@@ -5,6 +5,7 @@ import { useInactivitySignOut } from '@/auth/useInactivitySignOut'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePrefetchReviewQueue } from '@/features/reviews/api'
 import { useLiveRights } from '@/features/rights/api'
+import { useLiveTopics } from '@/lib/realtime'
 import { AccessDeniedPage } from '@/pages/AccessDenied'
 import { APP_PAGES, appPath, canOpen } from '../app-pages'
 import { RequireAuth } from '../guards'
@@ -31,9 +32,11 @@ function pageAt(pathname: string) {
 
 function SignedInShell() {
   useInactivitySignOut()
-  // One subscription for the whole session keeps every view of rights and decisions live, whatever the page or role.
-  useLiveRights()
   const user = useCurrentUser()
+  // The person's live topics, joined once for the session; every live list listens to them.
+  useLiveTopics(user)
+  // Keeps every view of rights and decisions live, whatever the page or role.
+  useLiveRights()
   const { logout } = useAuth()
   const { pathname } = useLocation()
   const mobileMenuId = useId()

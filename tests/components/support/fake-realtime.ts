@@ -1,42 +1,45 @@
-type ChangeCallback = (payload: unknown) => void
+type MessageCallback = (message: { payload?: unknown }) => void
 type StatusCallback = (status: string, error?: Error) => void
 
 /** A realtime channel that lives in memory: the server never answers unless a test speaks for it. */
 export interface FakeRealtimeChannel {
   topic: string
-  /** The table of the last postgres_changes listener, when there is one. */
-  table: string | undefined
+  /** Whether it was joined as a private channel (the database authorises those). */
+  private: boolean
   removed: boolean
-  /** Delivers a change to every postgres_changes listener, as the server would after a write the caller may see. */
-  emit(payload?: unknown): void
+  /** Delivers a broadcast message to the channel's listeners of that event, as the database's realtime.send would. */
+  broadcast(event: string, payload: unknown): void
   /** Reports a channel status ('SUBSCRIBED', 'CHANNEL_ERROR', ...) to the subscribe callback. */
   setStatus(status: string): void
 }
 
 const channels: FakeRealtimeChannel[] = []
 
-/** The channels the app has opened and not removed, optionally only those on one table. */
-export function openRealtimeChannels(table?: string): FakeRealtimeChannel[] {
-  return channels.filter((channel) => !channel.removed && (table === undefined || channel.table === table))
+/** The channels the app has opened and not removed, optionally only the one on a topic. */
+export function openRealtimeChannels(topic?: string): FakeRealtimeChannel[] {
+  return channels.filter((channel) => !channel.removed && (topic === undefined || channel.topic === topic))
 }
 
-function createChannel(topic: string) {
-  const listeners: ChangeCallback[] = []
+/** Announces, on every open channel, that data of these kinds changed: what the database's live triggers send. */
+export function announce(...kinds: string[]): void {
+  for (const channel of openRealtimeChannels()) channel.broadcast('changed', { kinds })
+}
+
+function createChannel(topic: string, options: { config?: { private?: boolean } } = {}) {
+  const listeners: { event: string; callback: MessageCallback }[] = []
   let onStatus: StatusCallback = () => {}
   const fake: FakeRealtimeChannel = {
     topic,
-    table: undefined,
+    private: options.config?.private === true,
     removed: false,
-    emit: (payload = {}) => listeners.forEach((listener) => listener(payload)),
+    broadcast: (event, payload) =>
+      listeners.filter((listener) => listener.event === event).forEach((listener) => listener.callback({ payload })),
     setStatus: (status) => onStatus(status),
   }
   const api = {
     topic,
-    on(type: string, filter: { table?: string }, callback: ChangeCallback) {
-      if (type === 'postgres_changes') {
-        fake.table = filter.table
-        listeners.push(callback)
-      }
+    on(type: string, filter: { event?: string }, callback: MessageCallback) {
+      if (type === 'broadcast' && filter.event) listeners.push({ event: filter.event, callback })
       return api
     },
     subscribe(callback?: StatusCallback) {
@@ -60,8 +63,8 @@ export function withFakeRealtime<Client extends object>(client: Client): Client 
   const fakeOf = new Map<object, FakeRealtimeChannel>()
   const live = () => [...fakeOf].filter(([, fake]) => !fake.removed).map(([api]) => api)
   Object.assign(client, {
-    channel(topic: string) {
-      const { api, fake } = createChannel(topic)
+    channel(topic: string, options?: { config?: { private?: boolean } }) {
+      const { api, fake } = createChannel(topic, options)
       fakeOf.set(api, fake)
       return api
     },

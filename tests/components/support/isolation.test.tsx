@@ -2,13 +2,14 @@ import { render, waitFor } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { vi } from 'vitest'
 import { getSupabase } from '@/lib/supabase'
-import { useLiveInvalidation } from '@/lib/realtime'
-import { openRealtimeChannels } from './fake-realtime'
+import { useLiveInvalidation, useLiveTopics } from '@/lib/realtime'
+import { announce, openRealtimeChannels } from './fake-realtime'
 
 // What every component test relies on: the real supabase client, yet the same result whether or not the developer's
 // own backend is listening on the default port.
 
 function LiveUsers() {
+  useLiveTopics({ id: 'u1', role: 'admin' })
   useLiveInvalidation(['users'], ['users'], { debounceMs: 0, maxWaitMs: 0 })
   return null
 }
@@ -22,12 +23,11 @@ describe('Component test isolation', () => {
         <LiveUsers />
       </QueryClientProvider>,
     )
-    const [channel] = openRealtimeChannels('users')
-    expect(channel).toBeDefined()
-    channel!.emit()
+    expect(openRealtimeChannels().map((channel) => channel.topic).sort()).toEqual(['admin', 'user:u1'])
+    announce('users')
     await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: ['users'] }))
     view.unmount()
-    expect(openRealtimeChannels('users')).toHaveLength(0)
+    expect(openRealtimeChannels()).toHaveLength(0)
   })
 
   it('fails a request nobody stubbed, saying what to stub', async () => {

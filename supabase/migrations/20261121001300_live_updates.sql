@@ -1,0 +1,249 @@
+-- Live updates (SPEC §7): the database tells each audience that something it shows changed, on private Broadcast
+-- topics (realtime.send), once per statement and audience: never once per row, never once per subscriber. Realtime
+-- checks who may join a topic once, at the join, against the policy below; after that a message costs the same to
+-- one subscriber or ten thousand. The payload names only the kinds of data that changed ({"kinds": ["user_rights"]}),
+-- never a row: the screen refetches what it shows, under row-level security.
+--
+-- Topics:
+--   user:<id>       a person: their rights, their review queue, what is delegated to them, their profile;
+--   campaign:<id>   a campaign's progress: its administrators, the security officer and its reviewers;
+--   admin, rssi     the administrators' and the security officer's views (campaigns, people, applications, control
+--                   rules, the audit trail, the dashboards).
+-- The supabase_realtime publication (20261121001000_realtime.sql) stays for postgres_changes clients; the SPA no
+-- longer subscribes to it.
+
+-- ─── Who may join a topic ────────────────────────────────────────────────────────────────────────────────────────
+
+-- Whether the caller may receive a topic's messages: their own person topic; admin's and rssi's topics for their
+-- role; a campaign's for admin, rssi and the people with an item of it to hold or review. A deactivated person
+-- receives nothing. Read once per join (Realtime's authorization), so the campaign test may read the campaign's items.
+create function private.may_receive_topic(p_topic text) returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  me public.users;
+  campaign uuid;
+begin
+  select * into me from public.users u where u.id = (select auth.uid()) and u.active;
+  if me.id is null or p_topic is null then
+    return false;
+  end if;
+  if p_topic = 'user:' || me.id::text then
+    return true;
+  elsif p_topic in ('admin', 'rssi') then
+    return me.role::text = p_topic;
+  elsif p_topic !~ '^campaign:[0-9a-f-]{36}$' then
+    return false;
+  end if;
+  campaign := substr(p_topic, 10)::uuid;
+  return me.role in ('admin', 'rssi')
+      or exists (
+           select 1 from public.campaign_items i
+            where i.campaign_id = campaign
+              and me.id in (i.holder_id, i.manager_id, i.bpo_metier_id, i.bpo_groupe_id, i.ra_id)
+         )
+      or exists (
+           select 1 from public.review_delegations d
+            where d.campaign_id = campaign and d.delegate_id = me.id and d.revoked_at is null
+         )
+      or exists (select 1 from public.campaign_fallback_reviewers f where f.campaign_id = campaign and f.user_id = me.id);
+end;
+$$;
+
+revoke execute on function private.may_receive_topic(text) from public;
+grant execute on function private.may_receive_topic(text) to authenticated;
+
+-- Realtime reads a topic's messages as the joining person to decide whether they may join it. Nobody may send on
+-- these topics from a client: there is no insert policy, so a client's broadcast on a private topic is refused.
+create policy "People may receive the live updates of their own topics"
+  on realtime.messages
+  for select
+  to authenticated
+  using (
+    realtime.messages.extension = 'broadcast'
+    and (select private.may_receive_topic((select realtime.topic())))
+  );
+
+-- ─── Sending ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+-- One private message per topic, saying which kinds of data changed.
+create function private.announce(p_topics text[], p_kinds text[]) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform realtime.send(jsonb_build_object('kinds', to_jsonb(p_kinds)), 'changed', t.topic, true)
+     from (select distinct topic from unnest(p_topics) u (topic) where topic is not null) t;
+end;
+$$;
+
+-- The person topics of a set of people.
+create function private.person_topics(p_people uuid[]) returns text[]
+language sql immutable
+set search_path = ''
+as $$
+  select coalesce(array_agg(distinct 'user:' || p::text), '{}') from unnest(p_people) p where p is not null
+$$;
+
+revoke execute on function private.announce(text[], text[]), private.person_topics(uuid[]) from public;
+
+-- ─── What each change tells whom ─────────────────────────────────────────────────────────────────────────────────
+
+-- Rights: their holders, the holders' managers, the applications' BPO Métier, BPO Groupe and RA, those who act for
+-- them by delegation and the fallback reviewers of the campaigns concerned; the campaigns; admin and rssi. The
+-- changed rows are read once, in bulk: a campaign's start moves two million rights in one statement.
+create function private.announce_rights_changed() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_holders uuid[] := '{}';
+  v_applications uuid[] := '{}';
+  v_campaigns uuid[] := '{}';
+  v_people uuid[];
+begin
+  if tg_op in ('INSERT', 'UPDATE') then
+    select v_holders || array_agg(distinct n.user_id), v_applications || array_agg(distinct n.application_id),
+           v_campaigns || coalesce(array_agg(distinct n.campaign_id) filter (where n.campaign_id is not null), '{}')
+      into v_holders, v_applications, v_campaigns
+      from live_new_rows n;
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    select v_holders || array_agg(distinct o.user_id), v_applications || array_agg(distinct o.application_id),
+           v_campaigns || coalesce(array_agg(distinct o.campaign_id) filter (where o.campaign_id is not null), '{}')
+      into v_holders, v_applications, v_campaigns
+      from live_old_rows o;
+  end if;
+
+  with reviewers as (
+    select h.manager_id as person from public.users h where h.id in (select unnest(v_holders))
+    union
+    select unnest(array[a.bpo_metier_id, a.bpo_groupe_id, a.ra_id]) from public.applications a
+     where a.id in (select unnest(v_applications))
+  )
+  select array_agg(p.person) into v_people
+    from (
+      select unnest(v_holders) as person
+      union select r.person from reviewers r
+      union select d.delegate_id from public.review_delegations d
+             where d.delegator_id in (select r.person from reviewers r) and d.campaign_id = any (v_campaigns)
+               and d.revoked_at is null and d.ends_on >= current_date
+      union select f.user_id from public.campaign_fallback_reviewers f where f.campaign_id = any (v_campaigns)
+    ) p;
+
+  perform private.announce(
+    private.person_topics(v_people)
+      || array(select distinct 'campaign:' || c::text from unnest(v_campaigns) c)
+      || array['admin', 'rssi'],
+    array['user_rights']
+  );
+  return null;
+end;
+$$;
+
+-- People: themselves and their managers, before and after; admin and rssi.
+create function private.announce_users_changed() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_people uuid[] := '{}';
+begin
+  if tg_op in ('INSERT', 'UPDATE') then
+    v_people := v_people || array(select unnest(array[n.id, n.manager_id]) from live_new_rows n);
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    v_people := v_people || array(select unnest(array[o.id, o.manager_id]) from live_old_rows o);
+  end if;
+  perform private.announce(private.person_topics(v_people) || array['admin', 'rssi'], array['users']);
+  return null;
+end;
+$$;
+
+-- Applications: their owners, before and after; admin and rssi.
+create function private.announce_applications_changed() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_people uuid[] := '{}';
+begin
+  if tg_op in ('INSERT', 'UPDATE') then
+    v_people := v_people || array(select unnest(array[n.bpo_metier_id, n.bpo_groupe_id, n.ra_id]) from live_new_rows n);
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    v_people := v_people || array(select unnest(array[o.bpo_metier_id, o.bpo_groupe_id, o.ra_id]) from live_old_rows o);
+  end if;
+  perform private.announce(private.person_topics(v_people) || array['admin', 'rssi'], array['applications']);
+  return null;
+end;
+$$;
+
+-- Campaigns: their own topics; admin and rssi.
+create function private.announce_campaigns_changed() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_campaigns uuid[] := '{}';
+begin
+  if tg_op in ('INSERT', 'UPDATE') then
+    v_campaigns := v_campaigns || array(select n.id from live_new_rows n);
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    v_campaigns := v_campaigns || array(select o.id from live_old_rows o);
+  end if;
+  perform private.announce(array(select 'campaign:' || c::text from unnest(v_campaigns) c) || array['admin', 'rssi'],
+                           array['campaigns']);
+  return null;
+end;
+$$;
+
+-- Control rules and the audit trail: admin and rssi only.
+create function private.announce_staff_views_changed() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform private.announce(array['admin', 'rssi'], array[tg_table_name::text]);
+  return null;
+end;
+$$;
+
+revoke execute on function
+  private.announce_rights_changed(),
+  private.announce_users_changed(),
+  private.announce_applications_changed(),
+  private.announce_campaigns_changed(),
+  private.announce_staff_views_changed()
+  from public;
+
+-- One trigger per table and operation: PostgreSQL allows transition tables only on a trigger for a single event.
+do $$
+declare
+  target record;
+begin
+  for target in
+    select * from (values
+      ('user_rights', 'private.announce_rights_changed()'),
+      ('users', 'private.announce_users_changed()'),
+      ('applications', 'private.announce_applications_changed()'),
+      ('campaigns', 'private.announce_campaigns_changed()'),
+      ('control_rules', 'private.announce_staff_views_changed()')
+    ) t (table_name, fn)
+  loop
+    execute format('create trigger %I after insert on public.%I referencing new table as live_new_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_insert', target.table_name, target.fn);
+    execute format('create trigger %I after update on public.%I referencing old table as live_old_rows new table as live_new_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_update', target.table_name, target.fn);
+    execute format('create trigger %I after delete on public.%I referencing old table as live_old_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_delete', target.table_name, target.fn);
+  end loop;
+end;
+$$;
+
+-- The audit trail only grows.
+create trigger audit_logs_announce_insert
+  after insert on public.audit_logs
+  for each statement execute function private.announce_staff_views_changed();
