@@ -32,8 +32,8 @@ alter table public.user_rights enable row level security;
 -- No index covers the workflow's columns (status, campaign_id, validated_by, validated_at, review_comment): then
 -- a change to them is a heap-only update, which writes the row's new version in its own page and no index entry.
 -- Starting a campaign changes those columns on every right it takes, 200,000 at once; with an entry to add in each
--- of the dozen indexes that once covered them, the start took over 20 s, heap-only about half of that (README,
--- Performance). Who needs the rights of one status finds them otherwise: a campaign's by its items
+-- of the dozen indexes that once covered them, the start took over 20 s, heap-only about half of that (docs/performance.md).
+-- Who needs the rights of one status finds them otherwise: a campaign's by its items
 -- (20261121000500_campaigns.sql), a reviewer's queue by holder, team or application (20261121000800_reviews.sql), the
 -- figures by counting over all rights, as they did already.
 create index user_rights_granted_at_idx on public.user_rights (granted_at desc);
@@ -176,7 +176,7 @@ create table public.right_decisions (
   -- which also refuses the deletion of a campaign that decisions name). A key here made every decision take a key-share
   -- lock on its campaign's row: all the reviewers of a campaign at once, each lock adding a multixact of every
   -- transaction holding one. With 50 reviewers in one campaign at ten times the large dataset, the decision p95 went
-  -- from 115-151 ms with the key to 101-112 ms without (README, Performance).
+  -- from 115-151 ms with the key to 101-112 ms without (docs/performance.md).
   campaign_id uuid,
   -- The campaign item decided on: set on every decision taken in a campaign (see the guard below); cleared only when
   -- a running campaign loses the item because its right was deleted.

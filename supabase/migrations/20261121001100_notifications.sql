@@ -154,8 +154,8 @@ $$;
 -- The start writes one row here, in its own transaction, so that no start goes untold; the next pass
 -- (run_notification_schedule, below, which the delivery runs before it claims) turns it into one message per reviewer
 -- with items waiting, their count and the end date, and removes it. Writing those 10,000 messages and more (one per
--- holder and manager) inside the start cost the start of a 200,000-right campaign about a second (README,
--- Performance). Nobody but the owner's code reads or writes it.
+-- holder and manager) inside the start cost the start of a 200,000-right campaign about a second (docs/performance.md).
+-- Nobody but the owner's code reads or writes it.
 create table private.campaign_start_notices (
   campaign_id uuid primary key references public.campaigns (id) on delete cascade,
   created_at timestamptz not null default private.clock()

@@ -1,5 +1,5 @@
 /**
- * The two files of directory synchronisation (README « Import de l'annuaire et des applications »): their columns,
+ * The two files of directory synchronisation (docs/database.md « Import de l'annuaire et des applications »): their columns,
  * limits and templates. No papaparse here, so the dialogs can describe the format without loading the parser.
  */
 import { toCsv } from '@/lib/csv'

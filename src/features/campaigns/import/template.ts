@@ -1,5 +1,5 @@
 /**
- * The CSV format of the rights import (README « Import CSV des droits »): its columns, its limits and the template
+ * The CSV format of the rights import (docs/database.md « Import CSV des droits »): its columns, its limits and the template
  * offered for download. No papaparse here, so the dialog can show the format without loading the parser.
  */
 import { toCsv } from '@/lib/csv'

@@ -6,7 +6,7 @@ import { useLiveAdminDashboard } from '@/features/dashboards/api'
 import { AdminDashboard } from '@/features/dashboards/components/AdminDashboard'
 
 // The two dialogs load when opened: with their date and file fields and the CSV reader, they would add about 15 KB
-// gzip to the first page an administrator sees (budget 200 KB, README Performance).
+// gzip to the first page an administrator sees (budget 200 KB, docs/performance.md).
 const CampaignFormDialog = lazy(() => import('@/features/campaigns/CampaignFormDialog').then((m) => ({ default: m.CampaignFormDialog })))
 const ImportDialog = lazy(() => import('@/features/campaigns/import/ImportDialog').then((m) => ({ default: m.ImportDialog })))
 
