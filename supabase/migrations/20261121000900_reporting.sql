@@ -666,7 +666,7 @@ revoke execute on function public.admin_alerts() from public, anon;
 grant execute on function public.admin_alerts() to authenticated, service_role;
 -- ─── RSSI dashboard: tallies ─────────────────────────────────────────────────────────────────────────────────────
 
--- What the RSSI dashboard counts over every right and decision, kept by the database as they change (issue 19):
+-- What the RSSI dashboard counts over every right and decision, kept by the database as they change:
 -- counting 3,000,000 rights on each call took 2 to 4 s, and the filtered figures up to a minute. Without a search, the
 -- dashboard reads these instead; a search still counts the rights it matches (private.rights_in_scope).
 --   * private.rights_tally: rights per application, account type, campaign (null = none) and status;
@@ -2311,7 +2311,7 @@ grant execute on function
 
 -- rpc('rssi_trends', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object, the
 -- RSSI dashboard's charts, under the dashboard's own filters and window (the same arguments as rssi_dashboard, same
--- meaning), so that a chart never tells another story than the figures above it (issue 17, point 3):
+-- meaning), so that a chart never tells another story than the figures above it:
 --   as_of       the "now" of every figure
 --   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, reviewed_items,
 --               undecided_items, review_rate, at_risk_items }] the campaigns rssi_dashboard counts for the window

@@ -1,4 +1,4 @@
--- Notifications (issue 15, points 1 and 2; ARCHITECTURE §5b): an outbox of e-mails to send, written by the database in
+-- Notifications (ARCHITECTURE §5b): an outbox of e-mails to send, written by the database in
 -- the same transaction as the event that calls for them, so that no event is without its message and no message
 -- without its event. A scheduled function (netlify/functions/notifications-dispatch.ts) claims due messages with the
 -- service role, sends them by SMTP and records each attempt here; the same pass asks run_notification_schedule for the

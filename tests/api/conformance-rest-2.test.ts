@@ -2,10 +2,10 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { grantFunctionsSql, startRestBackend, type RestBackend } from './support/rest'
 
-// Conformance with PostgREST for what a Supabase developer uses beyond foreign keys between tables (issue 18,
-// points 8 to 10): computed columns and computed relationships (functions taking a table's row), embedding through
-// views and through the rows a function returns, and what PostgREST answers to schemas and media types it does not
-// serve. Each expectation is PostgREST's documented answer (docs.postgrest.org), on tables of this file's own.
+// Conformance with PostgREST for what a Supabase developer uses beyond foreign keys between tables: computed columns
+// and computed relationships (functions taking a table's row), embedding through views and through the rows a
+// function returns, and what PostgREST answers to schemas and media types it does not serve. Each expectation is
+// PostgREST's documented answer (docs.postgrest.org), on tables of this file's own.
 
 const FIXTURES = `
 create table public.c2_users (username text primary key, status text not null default 'EN LIGNE');

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { grantFunctionsSql, startRestBackend, type RestBackend } from './support/rest'
 
-// Conformance with PostgREST where the local server used to answer differently (issue 18, "wrong answers").
+// Conformance with PostgREST where the local server used to answer differently.
 // Each expectation is PostgREST's documented answer (docs.postgrest.org, and the answers recorded by the
 // official client libraries' suites against a real PostgREST), on tables of this file's own: users, their
 // best friends (three foreign keys to the same table), channels and messages, and functions with unnamed

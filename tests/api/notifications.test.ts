@@ -1,4 +1,4 @@
-// Notification delivery end to end (issue 15, point 2): campaigns started through the REST API as the admin, the
+// Notification delivery end to end: campaigns started through the REST API as the admin, the
 // scheduled pass run against the real local server with the service role, delivering over real SMTP, to the mail
 // catcher or to a server that refuses (451) and then accepts. The clock moves through the pass's "now", never by sleeping.
 import type { AddressInfo } from 'node:net'
@@ -135,7 +135,7 @@ async function startFlakyServer(): Promise<{ url: string; received: Map<string, 
   }
 }
 
-describe('recurring campaigns and automatic start (issue 15, point 5)', () => {
+describe('recurring campaigns and automatic start', () => {
   it('starts a draft on its date and tells its reviewers, then makes and starts the next occurrence when its quarter comes', async () => {
     const manager = await createUser(backend.db, { role: 'manager' })
     const holder = await createUser(backend.db, { role: 'user', managerId: manager.id })

@@ -1,4 +1,4 @@
-// The evidence pack of a closed campaign (issue 14, part 3): who may have it, which campaigns have one, and that its
+// The evidence pack of a closed campaign: who may have it, which campaigns have one, and that its
 // figures, decisions (with the IP each was taken from) and journal say what the campaign's items and audit trail say.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'

@@ -345,7 +345,7 @@ describe('reading items', () => {
   })
 })
 
-// ─── The record stays when the inventory moves on (the reproduction of issue 14) ────────────────────────────────────
+// ─── The record stays when the inventory moves on ────────────────────────────────────
 
 describe('a completed campaign whose rights a new campaign takes over', () => {
   it('keeps its progress and its three files, row for row, for every reader, before and after the start and its decisions', async () => {

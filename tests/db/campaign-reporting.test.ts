@@ -1,4 +1,4 @@
-// Campaigns seen from the administration (issue 6): the campaign list's figures, the rows of the three Excel files with
+// Campaigns seen from the administration: the campaign list's figures, the rows of the three Excel files with
 // their per-stage decisions and defaults, the import of rights into a campaign, and the admin dashboard's counters.
 // Expected figures are computed here from the data each test made, and the export is paged past the API's 1000 rows.
 import { randomUUID } from 'node:crypto'

@@ -1,4 +1,4 @@
-// The campaigns' part of the scheduled pass (issue 15, point 5): a recurring campaign makes its next occurrence when
+// The campaigns' part of the scheduled pass: a recurring campaign makes its next occurrence when
 // its date comes, a draft set to start automatically starts on its start date, both once however often the pass runs,
 // and only the service role runs it. "Now" is passed in: nothing here waits for a date.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

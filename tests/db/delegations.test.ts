@@ -1,4 +1,4 @@
-// Delegation, reassignment, fallback reviewers and sign-off (issue 15, points 3 and 4): a delegate or a fallback reviewer
+// Delegation, reassignment, fallback reviewers and sign-off: a delegate or a fallback reviewer
 // decides for a reviewer exactly what that reviewer could, and the decision records both people; a reviewer signs off a
 // stage only once nothing of theirs is left open there. Every refusal is checked to change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

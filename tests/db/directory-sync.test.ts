@@ -1,4 +1,4 @@
-// Directory synchronisation (issue 16): the directory and applications imported from files, all or nothing with a
+// Directory synchronisation: the directory and applications imported from files, all or nothing with a
 // French report per line; leavers deactivated, never deleted, their rights the RSSI's first risk and « Refuser » in
 // the reviewers' queues; only admin and rssi import, deactivate or invite.
 import { randomUUID } from 'node:crypto'

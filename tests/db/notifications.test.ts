@@ -1,4 +1,4 @@
-// The notification outbox (issue 15, points 1 and 2): messages written by the database in the event's transaction,
+// The notification outbox: messages written by the database in the event's transaction,
 // the time-driven pass with an explicit "now", the claim that two runs never share, and who may see or drive it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'

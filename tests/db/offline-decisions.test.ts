@@ -1,4 +1,4 @@
-// Offline files sent back (issue 15, point 6): apply_review_decisions applies the decisions of a filled-in stage file
+// Offline files sent back: apply_review_decisions applies the decisions of a filled-in stage file
 // as the caller, through validate_user_right, all or nothing. A file never does what its reviewer could not: a line on
 // someone else's right, at another stage, on one's own right or in a campaign that is not running refuses the whole
 // file, and every refusal is checked to change nothing.

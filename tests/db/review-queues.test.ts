@@ -1,4 +1,4 @@
-// Reviews seen from each person (issue 5): the queue of rights awaiting the caller's decision, its count, the manager's
+// Reviews seen from each person: the queue of rights awaiting the caller's decision, its count, the manager's
 // team progress and counters, a person's decision history and the user's deadline. Each queue is checked three ways:
 // against ARCHITECTURE §4 read independently here over the data the test made, against validate_user_right itself
 // (every right in a queue is accepted, every other right is refused), and page by page past the API's 1000 rows.

@@ -1,4 +1,4 @@
-// The security officer's figures (issue 7, SPEC §2 and §9), computed in Postgres by 20261121000900_reporting.sql:
+// The security officer's figures (SPEC §2 and §9), computed in Postgres by 20261121000900_reporting.sql:
 // the RSSI dashboard and its CSV export, the compliance page, the audit page. Each figure is checked against a dataset
 // crafted here with known answers, and against an independent reading of SPEC §9 in TypeScript over every row
 // (tests/db/support/security-officer.ts), on more than 1000 rights and 1000 audit events so that nothing can hide

@@ -1,4 +1,4 @@
-// Issue 17, points 11 and 12: the figures behind the charts (campaign_burndown, rssi_trends) and the separation-of-duties
+// The figures behind the charts (campaign_burndown, rssi_trends) and the separation-of-duties
 // conflicts shown where decisions are taken (review_conflicts). Expected figures are recounted here from the rows; each
 // function is tried by the roles allowed and refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

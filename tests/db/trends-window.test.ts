@@ -1,4 +1,4 @@
-// Issue 17, point 3: the RSSI dashboard's trends follow its window and its filters, as its figures do. rssi_trends is
+// The RSSI dashboard's trends follow its window and its filters, as its figures do. rssi_trends is
 // asked with the same arguments as rssi_dashboard and its answer is checked against the dashboard's own figures and
 // against counts made here from the rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

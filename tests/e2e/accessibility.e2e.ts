@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { launchBrowser, newContext, signIn } from './support/browser'
 
 /**
- * Issue 17 §13–15: axe-core on every page and the main dialogs, as every demo role, on a desktop and a phone width.
+ * Axe-core on every page and the main dialogs, as every demo role, on a desktop and a phone width.
  * A serious or critical violation fails, and so do the moderate rules the issue found broken (heading order, content
  * outside landmarks), so that they stay fixed. Each role has one browser context; its pages are visited in sequence.
  */
@@ -115,7 +115,7 @@ async function settle() {
 async function audit(where: string, scope?: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source })
   const results = await page.evaluate(
-    // axe's experimental label-content-name-mismatch is off by default; issue 17 found it failing on /login.
+    // axe's experimental label-content-name-mismatch is off by default, and it once failed on /login.
     (include) => (window as unknown as { axe: typeof axe }).axe.run(include ? { include: [include] } : document, {
       resultTypes: ['violations'],
       rules: { 'label-content-name-mismatch': { enabled: true } },
@@ -215,7 +215,7 @@ describe('Accessibility (axe-core, WCAG 2.1 AA)', () => {
   }, 240_000)
 })
 
-describe('Dialogs (issue 17 §14)', () => {
+describe('Dialogs', () => {
   it('closes the Excel dialog on Escape after a download, gives focus back to its opener and keeps the page inert', async () => {
     await signIn(page, 'admin@example.com')
     await page.goto('/app/campaigns')
@@ -253,7 +253,7 @@ describe('Dialogs (issue 17 §14)', () => {
   })
 })
 
-describe('Login page (issue 17 §9)', () => {
+describe('Login page', () => {
   it('sizes the demo panel to its list instead of stretching it to the form', async () => {
     await page.setViewportSize(WIDTHS[0])
     await page.goto('/login')

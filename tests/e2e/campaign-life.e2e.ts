@@ -5,7 +5,7 @@ import { signedInClient, type ApiClient } from './support/api'
 import { launchBrowser, signedInSessions } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
-// Issue 6's "done when": one campaign through its whole life in the browser, each step by the person who does it in
+// One campaign through its whole life in the browser, each step by the person who does it in
 // real life: created and imported into by the admin, started, decided by the holder, her manager and the BPO Métier,
 // exported as the three files (read back), completed and archived. It works on its own application, so the campaign
 // attaches only the rights this journey imported, whatever the other journeys do on the shared backend.

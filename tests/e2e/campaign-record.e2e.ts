@@ -7,7 +7,7 @@ import { rpc } from './support/journey-data'
 import { launchBrowser, newContext, signIn } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
-// Issue 14's reproduction, as a new administrator would play it: a campaign over every application and every account
+// The campaign record, as a new administrator would check it: a campaign over every application and every account
 // type, started while closed campaigns sit in the list. Each closed one keeps its figures and its files.
 //
 // Two closed campaigns are watched. The seed's « Revue annuelle 2025 », the one of the issue: all its items ended

@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { inject } from 'vitest'
 import { CHROMIUM, launchBrowser, newContext, signIn } from './support/browser'
 
-// Issue 17, points 8 and 10: the Campagnes table at the two widths people use, its row menu, and the file and date
+// The Campagnes table at the two widths people use, its row menu, and the file and date
 // fields in French in a browser that speaks English. Set SCREENSHOTS_DIR to keep screenshots of Campagnes and of the
 // RSSI dashboard at both widths.
 const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR
@@ -38,7 +38,7 @@ async function openCampaigns(width: number, height: number) {
   await page.getByRole('table', { name: 'Campagnes' }).getByRole('row').nth(1).waitFor()
 }
 
-describe('Campagnes table (issue 17 §8)', () => {
+describe('Campagnes table', () => {
   it('keeps each row to one action in view and a menu, on one or two lines at 1440 px', async () => {
     await openCampaigns(1440, 900)
     await screenshot('campagnes-1440')
@@ -135,7 +135,7 @@ describe('Campagnes table (issue 17 §8)', () => {
   })
 })
 
-describe('Files and dates in French in an English browser (issue 17 §10)', () => {
+describe('Files and dates in French in an English browser', () => {
   let english: Browser
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launchBrowser, newContext, signIn } from './support/browser'
 import { serviceClient, signedInClient } from './support/api'
 
-// Issue 17, points 11 and 6: the RSSI dashboard's trends and a running campaign's burndown, drawn by a chart library
+// The RSSI dashboard's trends and a running campaign's burndown, drawn by a chart library
 // fetched only when a chart comes into view, each with its sentence and its table; and the bell of admin and rssi.
 // Set SCREENSHOTS_DIR to keep screenshots of the charts at 1440 and 375 px.
 const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR
@@ -59,7 +59,7 @@ async function chartViolations(): Promise<string[]> {
 /** The chart library's chunk, named by Vite after the first recharts module it holds or the file that imports it. */
 const chartScripts = () => scripts.filter((path) => /ComposedChart|TrendCharts|BurndownChart/.test(path))
 
-describe('RSSI dashboard trends (issue 17 §11)', () => {
+describe('RSSI dashboard trends', () => {
   it.each([1440, 375])('draws compliance over the campaigns and completion per stage, with their text, at %i px', async (width) => {
     const trendCalls: string[] = []
     await open('rssi@example.com', '/app/dashboard', width, 900)
@@ -97,7 +97,7 @@ describe('RSSI dashboard trends (issue 17 §11)', () => {
     await screenshot(`rssi-tendances-${width}`)
   })
 
-  it('follows the period buttons: one bar and one row per day of the chosen window (issue 17 §3)', async () => {
+  it('follows the period buttons: one bar and one row per day of the chosen window', async () => {
     await open('rssi@example.com', '/app/dashboard')
     await page.getByRole('heading', { name: 'Campagnes actives' }).waitFor()
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
@@ -125,7 +125,7 @@ describe('RSSI dashboard trends (issue 17 §11)', () => {
   })
 })
 
-describe('Running campaign burndown (issue 17 §11)', () => {
+describe('Running campaign burndown', () => {
   it.each([1440, 375])('draws decisions per day against the deadline under Campagnes, at %i px', async (width) => {
     await open('admin@example.com', '/app/campaigns', width, 900)
     const figure = page.getByRole('figure', { name: /^Revue T4 2026 — comptes standard : / })
@@ -147,7 +147,7 @@ describe('Running campaign burndown (issue 17 §11)', () => {
   })
 })
 
-describe('The bell of admin and rssi (issue 17 §6)', () => {
+describe('The bell of admin and rssi', () => {
   it.each(['admin@example.com', 'rssi@example.com'])('gives %s a bell that leads to what waits', async (email) => {
     await open(email, '/app/dashboard')
     const bell = page.getByRole('banner').getByRole('link', { name: /^Notifications : / })
@@ -157,7 +157,7 @@ describe('The bell of admin and rssi (issue 17 §6)', () => {
   })
 })
 
-describe('RSSI dashboard trends under an application filter (issue 17 §3)', () => {
+describe('RSSI dashboard trends under an application filter', () => {
   interface Trends {
     campaigns: { name: string; validation_rate: number | null; at_risk_items: number; total_items: number }[]
     days: { day: string; approved: number; refused: number }[]

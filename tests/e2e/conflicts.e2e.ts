@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { serviceClient, signedInClient, type ApiClient } from './support/api'
 import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/browser'
 
-// Issue 17, point 12: a reviewer sees, on the item of Mes revues and in the validation dialog, that its holder also
+// A reviewer sees, on the item of Mes revues and in the validation dialog, that its holder also
 // holds a role which an active control rule forbids to combine with it, and is advised to refuse one of the two; the
 // inactivity recommendation is explained in one sentence too. The seed's incompatible-roles rule is disabled, so the
 // journey brings its own manager, team member, applications, rights and rule, named after this run: no demo person's
@@ -97,7 +97,7 @@ function entryRow() {
   })
 }
 
-describe('Conflicts shown where decisions are taken (issue 17 §12)', () => {
+describe('Conflicts shown where decisions are taken', () => {
   it('tells the reviewer, on the item and in the validation dialog, of the incompatible role and advises a refusal', async () => {
     await signIn(page, MANAGER_EMAIL)
     await page.goto('/app/reviews')

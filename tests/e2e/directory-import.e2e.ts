@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, launchBrowser, newContext, signIn } from './support/brow
 import { serviceClient, signedInClient, type ApiClient } from './support/api'
 import { deliverOutbox, mailsTo } from './support/mail'
 
-// Issue 16's journey: an administrator imports a directory of 2,000 people with a manager tree, then a second file, in
+// An administrator imports a directory of 2,000 people with a manager tree, then a second file, in
 // « Import complet » mode, that moves 10, adds 5 and leaves 3 out. The 3 can no longer sign in, their rights are the
 // RSSI's first risk, and the item waiting for one of them (a BPO Métier) goes to the campaign's fallback reviewer. The people are this run's own (their e-mails carry RUN); the second file also lists everyone else who is
 // active, as an HR export would, so that nobody else leaves the shared backend's directory.

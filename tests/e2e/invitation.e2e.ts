@@ -1,4 +1,4 @@
-// Issue 16's invitation journey: the administrator creates a person with the form; the invitation waits in the
+// The invitation journey: the administrator creates a person with the form; the invitation waits in the
 // notification outbox until a pass mails it (called here with an explicit now, as the scheduled function would run);
 // the person opens the link from the mail catcher, chooses a password and lands on their dashboard, signed in. The
 // same link, opened again, gets the French page for a link expired or already used.

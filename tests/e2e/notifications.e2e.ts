@@ -1,4 +1,4 @@
-// Issue 15's browser journey for notifications: a campaign starts, the administrator runs the scheduled pass from
+// The notifications in the browser: a campaign starts, the administrator runs the scheduled pass from
 // « Envois d'e-mails » (« Envoyer maintenant », the pass the schedule runs every 10 minutes); the mail catcher then
 // holds one message per reviewer, each with their own count, and nothing of the campaign is left waiting. Whether the
 // start writes its messages itself or the pass writes them, a deployment sends them only through the pass, and so

@@ -6,7 +6,7 @@ import { createJourneyApplication, createJourneyCampaign, importJulieRights, set
 import { launchBrowser, signedInSessions } from './support/browser'
 import { chooseRowAction } from './support/menu'
 
-// Issue 15, point 6: a manager's filled file is uploaded and its decisions appear with their audit rows. The journey
+// A manager's filled file is uploaded and its decisions appear with their audit rows. The journey
 // works on a campaign of its own, over an application of its own with two rights of Julie Martin (whose manager is
 // Marc, manager@example.com); the administrator downloads the campaign's Manager file, Marc fills it in a spreadsheet
 // program (SheetJS here, a writer other than the app's), uploads it on Mes revues, sees the preview and applies it.

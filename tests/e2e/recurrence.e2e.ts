@@ -5,7 +5,7 @@ import type { CaughtMessage } from '../../supabase/local/mail/message'
 import { serviceClient, signedInClient, type ApiClient } from './support/api'
 import { DEMO_PASSWORD, launchBrowser, mainMenu, newContext, signIn } from './support/browser'
 
-// Issue 15's recurring campaign in the browser. The admin creates a quarterly campaign set to start on its own, and
+// A recurring campaign in the browser. The admin creates a quarterly campaign set to start on its own, and
 // nobody clicks Démarrer: the scheduled pass (run here by « Envoyer maintenant », the same pass the schedule runs)
 // starts it. Its manager decides one right and the admin completes it; the next pass makes the next occurrence,
 // named after its quarter, started with its own items, while the first keeps its figures.

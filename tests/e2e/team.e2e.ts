@@ -103,7 +103,7 @@ describe('team', () => {
   })
 })
 
-describe('Figures that add up, each role’s work where they land (issue 17 §1, §5)', () => {
+describe('Figures that add up, each role’s work where they land', () => {
   it.each([1440, 375])('shows every part of each member’s rights beside their total on Équipe, at %i px', async (width) => {
     const manager = await as('manager@example.com')
     await manager.setViewportSize({ width, height: 900 })

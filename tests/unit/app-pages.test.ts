@@ -32,7 +32,7 @@ describe('Menu by role (SPEC §2)', () => {
     expect(canOpen('user', appPage('profile'))).toBe(true)
   })
 
-  it("has the ten child routes of SPEC, and the notifications' page (issue 15)", () => {
+  it("has the ten child routes of SPEC, and the notifications' page", () => {
     expect(APP_PAGES.map((page) => page.path)).toEqual([
       'dashboard',
       'reviews',

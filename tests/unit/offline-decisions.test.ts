@@ -1,4 +1,4 @@
-// Reading a filled-in stage file sent back by a reviewer (issue 15, point 6). The file is untrusted: every hostile
+// Reading a filled-in stage file sent back by a reviewer. The file is untrusted: every hostile
 // shape below must be refused with a French message, quickly and without exhausting memory, and nothing in a cell may
 // reach an object's prototype.
 import { strToU8, unzipSync, zipSync } from 'fflate'

@@ -1,5 +1,5 @@
 /**
- * Each audit event as a French sentence a person can read (issue 14 §4), from what the database writes in `details`:
+ * Each audit event as a French sentence a person can read, from what the database writes in `details`:
  * the row triggers (create: `{ new }`, delete: `{ old }`, update: `{ changes: { field: { old, new } } }`),
  * validate_user_right (decide) and the campaign transitions (start_campaign, complete_campaign). Pure: the names of the
  * people, applications, campaigns and rights an event points to come in `AuditNames`, read by the api.

@@ -12,7 +12,7 @@ import { burndownSummary, type RunningCampaign } from './burndown-model'
 const BurndownChart = lazy(() => import('./BurndownChart'))
 
 /**
- * The running campaigns' burndown, under the Campagnes list (issue 17, point 11): decisions per day against the
+ * The running campaigns' burndown, under the Campagnes list: decisions per day against the
  * deadline, one running campaign at a time, whatever page of the list is on screen. Nothing when no campaign runs.
  */
 export function CampaignBurndown() {

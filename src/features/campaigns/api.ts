@@ -295,7 +295,7 @@ export function useDeleteCampaign() {
   return useMutation({ mutationFn: (id: string) => deleteCampaign(id), onSuccess: invalidate })
 }
 
-// ─── Reviewers of a campaign: sign-offs, fallback reviewers, reassignment (issue 15) ──────────────────────────────
+// ─── Reviewers of a campaign: sign-offs, fallback reviewers, reassignment ──────────────────────────────
 
 /** Each reviewer of each stage of a campaign, who signed and who has not; a null reviewer: items without reviewer. */
 export async function fetchCampaignSignoffs(campaignId: string): Promise<CampaignSignoff[]> {

@@ -1,4 +1,4 @@
-/** Pure logic of a campaign's reviewers (issue 15): sign-offs, fallback reviewers, reassignment. */
+/** Pure logic of a campaign's reviewers: sign-offs, fallback reviewers, reassignment. */
 
 /** One row of rpc('campaign_signoffs_for_evidence'). */
 export interface CampaignSignoff {

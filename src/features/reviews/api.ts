@@ -122,7 +122,7 @@ export function useDecideRights(decide: (input: DecisionInput) => Promise<void> 
   })
 }
 
-// ─── Delegation and sign-off (issue 15) ────────────────────────────────────────────────────────────────────────────
+// ─── Delegation and sign-off ────────────────────────────────────────────────────────────────────────────
 
 /** The rights the caller may decide for someone else: delegated to them, or without reviewer in a campaign where they are a fallback reviewer. */
 export async function fetchDelegatedQueue(): Promise<DelegatedItem[]> {
@@ -211,7 +211,7 @@ export const useDelegateItems = () => useRightsMutation(delegateItems)
 export const useRevokeDelegation = () => useRightsMutation(revokeDelegation)
 export const useSignOffStage = () => useRightsMutation(signOffStage)
 
-// ─── Offline files sent back (issue 15, point 6) ───────────────────────────────────────────────────────────────────
+// ─── Offline files sent back ───────────────────────────────────────────────────────────────────
 
 /**
  * The decisions read from a filled-in stage file, checked (dryRun) or applied as the caller, all or nothing, by

@@ -1,4 +1,4 @@
-/** Pure logic of delegation, fallback reviewers and sign-off (issue 15): no Supabase, no React. */
+/** Pure logic of delegation, fallback reviewers and sign-off: no Supabase, no React. */
 import type { RightStatus } from '@/lib/labels'
 import type { DecisionTarget } from './model'
 

@@ -1,5 +1,5 @@
 /**
- * Offline files sent back (issue 15, point 6): what a filled-in stage file (SPEC §2's manager, BPO Métier and BPO Groupe
+ * Offline files sent back: what a filled-in stage file (SPEC §2's manager, BPO Métier and BPO Groupe
  * files, written by the campaigns feature) says, read from its « Droits » sheet. Pure logic: no Supabase, no React.
  * The columns restate the campaigns feature's export columns, since one feature never imports another;
  * tests/unit/offline-decisions.test.ts checks that they stay the same.

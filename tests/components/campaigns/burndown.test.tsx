@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { RunningCampaign } from '@/features/campaigns/burndown-model'
 
-// Issue 17, point 11: a running campaign's decisions per day against its deadline, with its text alternatives, under
+// A running campaign's decisions per day against its deadline, with its text alternatives, under
 // the Campagnes list. The API answers the running campaigns (status=eq.active) and campaign_burndown for the one asked.
 const api = vi.hoisted(() => ({ running: [] as unknown[], days: {} as Record<string, unknown[]>, asked: [] as string[], filters: [] as string[] }))
 

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { RssiTrends as Trends } from '@/features/dashboards/components/charts/model'
 import { defaultFilters, type DashboardFilters } from '@/features/dashboards/model'
 
-// Issue 17, points 11 and 3: the RSSI dashboard's charts, their text alternatives, and the period and filters they
+// The RSSI dashboard's charts, their text alternatives, and the period and filters they
 // follow. The API answers rssi_trends and records what it was asked.
 const api = vi.hoisted(() => ({ trends: null as unknown, calls: [] as unknown[] }))
 

@@ -34,7 +34,7 @@ vi.mock('@/features/rights/api', async (importOriginal) => {
   }
 })
 
-// Issue 17's walkthrough: 6 rights, of which 2 are in the RA's hands, counted nowhere before.
+// 6 rights, of which 2 are in the RA's hands, counted nowhere before.
 const SUMMARY: RightsSummary = { rights_count: 6, pending_count: 1, validated_count: 1, refused_count: 2, treatment_required_count: 1, treated_count: 1 }
 
 function renderAsUser() {

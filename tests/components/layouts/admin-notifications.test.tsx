@@ -6,7 +6,7 @@ import { AppHeader } from '@/app/layouts/AppHeader'
 import type { Role } from '@/lib/labels'
 import { makeUser } from '../support/fake-auth'
 
-// Issue 17, point 6: admin and rssi get the bell SPEC §2 puts in every header; it counts the campaigns still active
+// Admin and rssi get the bell SPEC §2 puts in every header; it counts the campaigns still active
 // past their end date and the e-mails given up, and leads to the first that waits. The API answers admin_alerts as
 // the RPC does (one object; tests/api/admin-alerts.test.ts reads the real one); the neighbours stubbed are the other
 // counts the bells say.

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { QueueItem, RightConflict } from '@/features/reviews/model'
 
-// Issue 17, point 12: the control rules' incompatible roles where the decision is taken, in Mes revues and in the
+// The control rules' incompatible roles where the decision is taken, in Mes revues and in the
 // validation dialog. The API answers review_conflicts as Postgres would for the ids asked.
 const api = vi.hoisted(() => ({ conflicts: [] as RightConflict[], asked: [] as string[][] }))
 

@@ -80,7 +80,7 @@ const MEMBERS: TeamMember[] = [
   member({ user_id: 'u-emma', full_name: 'Emma Girard', email: 'emma.girard@example.com', position: 'Chargée de clientèle', rights_count: 3, pending_count: 3, progress: 0 }),
   member({ user_id: 'u-julie', full_name: 'Julie Martin', email: 'user@example.com', position: 'Comptable', rights_count: 5, pending_count: 2, validated_count: 2, refused_count: 1, progress: 60 }),
   member({ user_id: 'u-new', full_name: 'Nina Nouvelle', email: 'nina@example.com' }),
-  // Issue 17's walkthrough: rights the RA has to treat, or has treated, count as progress and need their own columns.
+  // Rights the RA has to treat, or has treated, count as progress and need their own columns.
   member({ user_id: 'u-lucas', full_name: 'Lucas Bonnet', email: 'lucas.bonnet@example.com', rights_count: 3, pending_count: 1, treatment_required_count: 1, treated_count: 1, progress: 67 }),
   member({ user_id: 'u-paul', full_name: 'Paul Mercier', email: 'paul.mercier@example.com', rights_count: 1, treated_count: 1, progress: 100 }),
 ]

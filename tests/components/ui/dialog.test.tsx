@@ -79,7 +79,7 @@ describe('Dialog', () => {
     expect(dialog).toHaveAttribute('open')
   })
 
-  // Issue 17 §14: a download button disabled by its own click dropped focus to <body>, where the panel's key
+  // A download button disabled by its own click dropped focus to <body>, where the panel's key
   // handler never heard Escape.
   it('still closes on Escape when the control that had focus went away by acting in it', async () => {
     const user = userEvent.setup()

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 
 describe('Table', () => {
-  // Issue 17 §13, axe's scrollable-region-focusable: a table wider than a phone scrolls sideways, which a keyboard
+  // axe's scrollable-region-focusable: a table wider than a phone scrolls sideways, which a keyboard
   // user can only do once the scrolling wrapper has focus.
   it('sits in a focusable region named after its caption, reached by Tab', async () => {
     const user = userEvent.setup()

@@ -21,7 +21,7 @@ interface ConflictNoticeProps {
 }
 
 /**
- * The control rules' incompatible roles, shown where the decision is taken (issue 17, point 12), as SailPoint and Okta
+ * The control rules' incompatible roles, shown where the decision is taken, as SailPoint and Okta
  * show policy violations during a certification: each conflicting right and its rule, and the advice to refuse one.
  */
 export function ConflictNotice({ conflicts, compact = false }: ConflictNoticeProps) {

@@ -18,7 +18,7 @@ const DecisionsPerDayChart = lazy(() => import('./TrendCharts').then((module) =>
 const StageCompletionChart = lazy(() => import('./TrendCharts').then((module) => ({ default: module.StageCompletionChart })))
 
 /**
- * The RSSI dashboard's pictures (issue 17, points 11 and 3), under the dashboard's filters and period like every figure
+ * The RSSI dashboard's pictures, under the dashboard's filters and period like every figure
  * above them: compliance and accounts at risk campaign after campaign and the decisions day by day, over the period;
  * the running campaigns' completion per stage, a state that no period changes.
  */

@@ -77,7 +77,7 @@ function Summary({ file, applicable, refused }: { file: OfflineFile; applicable:
 }
 
 /**
- * « Importer un fichier rempli » (issue 15, point 6): a reviewer sends back the stage file they filled in offline. The
+ * « Importer un fichier rempli »: a reviewer sends back the stage file they filled in offline. The
  * file is read in a worker, every decision is checked by the database as the reviewer (preview), then all are applied
  * at once, or none.
  */
