@@ -131,6 +131,26 @@ async function audit(where: string, scope?: string): Promise<string[]> {
     })
 }
 
+/** The page must fit its viewport: nothing wider than the screen, so that nothing is reached by scrolling sideways. */
+async function overflow(where: string): Promise<string[]> {
+  const { scrollWidth, viewport, widest } = await page.evaluate(() => {
+    const viewportWidth = document.documentElement.clientWidth
+    // The element sticking out furthest, outside the scroll boxes meant to scroll (a table's region).
+    let widestElement = ''
+    let right = viewportWidth
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (element.closest('[tabindex="0"][role="region"]')) continue
+      const box = element.getBoundingClientRect()
+      if (box.right > right + 0.5) {
+        right = box.right
+        widestElement = `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').slice(0, 3).join('.')}` : ''}`
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, viewport: viewportWidth, widest: widestElement }
+  })
+  return scrollWidth > viewport ? [`${where}: the page is ${scrollWidth} px wide for ${viewport} px (widest: ${widest || '?'})`] : []
+}
+
 async function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === document.activeElement)
 }
@@ -186,7 +206,7 @@ async function auditSignedIn(email: string, pages: PageCheck[]): Promise<string[
       const where = `${email} @ ${size.width}px ${path}`
       await page.goto(path)
       await settle()
-      failures.push(...(await audit(where)))
+      failures.push(...(await audit(where)), ...(await overflow(where)))
       if (path === '/app/dashboard') failures.push(...(await auditMenus(where, size.width)))
       for (const check of dialogs) failures.push(...(await auditDialog(where, check)))
     }
@@ -203,7 +223,7 @@ describe('Accessibility (axe-core, WCAG 2.1 AA)', () => {
         await page.goto(path)
         await settle()
         if (path === '/faq') await page.getByRole('button', { expanded: false }).first().click()
-        failures.push(...(await audit(`public @ ${size.width}px ${path}`)))
+        failures.push(...(await audit(`public @ ${size.width}px ${path}`)), ...(await overflow(`public @ ${size.width}px ${path}`)))
       }
     }
     expect(failures, failures.join('\n')).toEqual([])

@@ -90,3 +90,19 @@ export function SortableHeaderCell<Sort extends string>({ label, column, sort, d
     </TableHeaderCell>
   )
 }
+
+/**
+ * Below 768 px a table whose rows do not fit a phone becomes a list of cards: the header is read by screen readers
+ * only, each row is a card, and each cell a line led by its column's name (the cell's data-label).
+ */
+export const cardTable = {
+  table: 'max-md:block',
+  head: 'max-md:sr-only',
+  body: 'max-md:block max-md:space-y-3 max-md:divide-y-0 max-md:bg-gray-50 max-md:p-3',
+  row: 'max-md:block max-md:rounded-lg max-md:border max-md:border-gray-200 max-md:bg-white max-md:px-4 max-md:py-3',
+  /** A cell on a line of its own, under the card's title. */
+  block: 'max-md:block max-md:px-0',
+  /** A figure after its column's name. */
+  labelled:
+    'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]',
+} as const

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/Button'
 import { Menu, type MenuItem } from '@/components/ui/Menu'
 import { ProgressBar } from '@/components/ui/ProgressBar'
 import { frenchDateText } from '@/components/ui/DateInput'
-import { Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
+import { cardTable, Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
 import { cn } from '@/lib/cn'
 import { campaignFigureLines, SENT_TO_RA } from '@/lib/campaign-figures'
 import { EvidenceButton } from './EvidenceButton'
@@ -87,8 +87,7 @@ function CampaignRowActions({ campaign, admin, onExport, onTransition, onEdit, o
 // Below the md breakpoint each row is a card: the cells stack, each led by its column's name. Above it, cells are a
 // little narrower than the shared table's so that the eight columns fit beside the menu at 1440 px.
 const cell = 'px-3 py-3 text-gray-800 max-md:px-0'
-const cardCell =
-  'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]'
+const cardCell = cardTable.labelled
 
 function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
@@ -110,9 +109,9 @@ interface CampaignsTableProps extends CampaignActions {
 
 export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessage, ...actions }: CampaignsTableProps) {
   return (
-    <Table caption="Campagnes" className="max-md:block">
-      <TableHead className="max-md:sr-only">{header}</TableHead>
-      <TableBody className="max-md:block max-md:space-y-3 max-md:divide-y-0 max-md:bg-gray-50 max-md:p-3">
+    <Table caption="Campagnes" className={cardTable.table}>
+      <TableHead className={cardTable.head}>{header}</TableHead>
+      <TableBody className={cardTable.body}>
         {campaigns.length === 0 && <TableEmptyRow colSpan={7} message={emptyMessage} />}
         {campaigns.map((campaign) => (
           <TableRow
@@ -120,7 +119,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
             data-campaign-id={campaign.id}
             aria-current={campaign.id === linkedId ? 'true' : undefined}
             className={cn(
-              'max-md:block max-md:rounded-lg max-md:border max-md:border-gray-200 max-md:bg-white max-md:px-4 max-md:py-3',
+              cardTable.row,
               campaign.id === linkedId && 'bg-primary-50 max-md:bg-primary-50',
             )}
           >

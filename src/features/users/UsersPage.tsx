@@ -11,12 +11,16 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Pager } from '@/components/ui/Pager'
 import { SearchField } from '@/components/ui/SearchField'
 import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/dates'
 import { roleLabel } from '@/lib/labels'
 import { usePagedList } from '@/lib/use-paged-list'
 import { useDeleteUser, useSaveUser, useUser, useUsersPage, type UserSort } from './api'
 import { UserFormDialog } from './UserFormDialog'
 import { currentManager, EMPTY_USER_FORM, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
+
+// The actions stay in view at the table's right edge when its eight columns are wider than the screen.
+const STICKY_ACTIONS = 'sticky right-0 shadow-[inset_1px_0_0_rgb(229_231_235)]'
 
 type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; user: UserRow }
 
@@ -118,7 +122,7 @@ export function UsersPage({
                   {USER_COLUMNS.map(([column, label]) => (
                     <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
                   ))}
-                  <TableHeaderCell>Actions</TableHeaderCell>
+                  <TableHeaderCell className={cn(STICKY_ACTIONS, 'bg-gray-50')}>Actions</TableHeaderCell>
                 </tr>
               </TableHead>
               <TableBody>
@@ -132,15 +136,15 @@ export function UsersPage({
                     className={user.id === linkedId ? 'bg-primary-50' : undefined}
                   >
                     <TableCell className="font-medium">{userFullName(user)}</TableCell>
-                    <TableCell>{user.email}</TableCell>
+                    <TableCell className="break-all">{user.email}</TableCell>
                     <TableCell>
                       <Badge tone="blue">{roleLabel(user.role)}</Badge>
                     </TableCell>
                     <TableCell>{orDash(user.position)}</TableCell>
                     <TableCell>{orDash(user.department)}</TableCell>
                     <TableCell>{userFullName(user.manager)}</TableCell>
-                    <TableCell>{formatDateTime(user.last_login, 'Jamais')}</TableCell>
-                    <TableCell>
+                    <TableCell className="whitespace-nowrap">{formatDateTime(user.last_login, 'Jamais')}</TableCell>
+                    <TableCell className={cn(STICKY_ACTIONS, user.id === linkedId ? 'bg-primary-50' : 'bg-white')}>
                       <div className="flex gap-1">
                         <Button variant="ghost" size="sm" aria-label={`Modifier ${userFullName(user)}`} onClick={() => setChosen({ kind: 'edit', user })}>
                           <Pencil aria-hidden="true" className="h-4 w-4" />

@@ -153,3 +153,31 @@ describe('Review queue', () => {
     expect(decide).toHaveBeenCalledWith({ rightId: 'r2', status: 'validated_manager', comment: '' })
   })
 })
+
+describe('After a decision', () => {
+  /** The queue as the server gives it back: without the rights decided. */
+  function LiveQueue({ initial }: { initial: QueueItem[] }) {
+    const [items, setItems] = useState(initial)
+    const decide = async (input: DecisionInput) => {
+      setItems((current) => current.filter((item) => item.right_id !== input.rightId))
+    }
+    return <ReviewQueue items={items} decide={decide} />
+  }
+
+  it('moves focus to the next right’s decision button and says what was recorded', async () => {
+    const { user } = setup(<LiveQueue initial={[queueItem('r1'), queueItem('r2'), queueItem('r3')]} />)
+    await user.click(screen.getByRole('button', { name: 'Valider ServiceNow — Rôle r2 (Emma Girard)' }))
+    await user.click(within(screen.getByRole('dialog', { name: 'Revue du droit' })).getByRole('button', { name: 'Valider' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await waitFor(() => expect(document.activeElement).toHaveAccessibleName('Refuser ServiceNow — Rôle r3 (Emma Girard)'))
+    expect(screen.getByRole('status')).toHaveTextContent('Décision enregistrée : Validé par le manager — ServiceNow — Rôle r2 (Emma Girard).')
+  })
+
+  it('moves focus to the list when the last right is decided', async () => {
+    const { user } = setup(<LiveQueue initial={[queueItem('r1')]} />)
+    await user.click(screen.getByRole('button', { name: 'Refuser ServiceNow — Rôle r1 (Emma Girard)' }))
+    await user.click(within(screen.getByRole('dialog', { name: 'Revue du droit' })).getByRole('button', { name: 'Refuser' }))
+    await waitFor(() => expect(document.activeElement).toHaveAccessibleName('Droits en attente de ma décision'))
+    expect(document.activeElement).not.toBe(document.body)
+  })
+})

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { Dialog } from '@/components/ui/Dialog'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
-import { rightStatusLabel } from '@/lib/labels'
+import { rightStatusLabel, type RightStatus } from '@/lib/labels'
 import { useDecideRights, useReviewConflicts } from '../api'
 import { decisionLabels, type Decision, type DecisionInput, type DecisionTarget } from '../model'
 import { ConflictNotice, INACTIVITY_ADVICE } from './ConflictNotice'
@@ -11,6 +11,8 @@ export interface ValidationDialogProps {
   /** The right being decided; the dialog is closed when null. */
   target: DecisionTarget | null
   onClose: () => void
+  /** Told of a decision recorded, before the dialog closes. */
+  onDecided?: (target: DecisionTarget, status: RightStatus) => void
   /** The call that records the decision; the real one by default, a stub in tests. */
   decide?: (input: DecisionInput) => Promise<void>
 }
@@ -19,11 +21,11 @@ export interface ValidationDialogProps {
  * SPEC §2's validation dialog: application, role and user, an optional comment, Annuler / Refuser / Valider. On
  * success it closes; on failure it stays open with the server's message. Either way every view of rights refreshes.
  */
-export function ValidationDialog({ target, onClose, decide }: ValidationDialogProps) {
-  return target ? <OpenValidationDialog key={target.rightId} target={target} onClose={onClose} decide={decide} /> : null
+export function ValidationDialog({ target, onClose, onDecided, decide }: ValidationDialogProps) {
+  return target ? <OpenValidationDialog key={target.rightId} target={target} onClose={onClose} onDecided={onDecided} decide={decide} /> : null
 }
 
-function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialogProps, 'target'> & { target: DecisionTarget }) {
+function OpenValidationDialog({ target, onClose, onDecided, decide }: Omit<ValidationDialogProps, 'target'> & { target: DecisionTarget }) {
   const decideRights = useDecideRights(decide)
   const commentId = useId()
   const [comment, setComment] = useState('')
@@ -39,8 +41,10 @@ function OpenValidationDialog({ target, onClose, decide }: Omit<ValidationDialog
     setError(null)
     const [outcome] = await decideRights.mutateAsync([{ rightId: target.rightId, status, comment }])
     setPending(null)
-    if (outcome?.ok) onClose()
-    else setError(outcome?.message ?? null)
+    if (outcome?.ok) {
+      onDecided?.(target, status)
+      onClose()
+    } else setError(outcome?.message ?? null)
   }
 
   const busy = pending !== null

@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react'
 import { ProgressBar } from '@/components/ui/ProgressBar'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cardTable, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { cn } from '@/lib/cn'
 import { positionText, type TeamMember } from '../model'
 
-// Below 768 px each member is a card, each figure on a line of its own after its column's name: nine columns do not fit a
-// phone, and a table scrolled sideways hides the figures behind the names.
-const cardCell =
-  'max-md:flex max-md:items-center max-md:justify-between max-md:gap-4 max-md:px-0 max-md:py-1 max-md:before:text-xs max-md:before:font-medium max-md:before:text-gray-600 max-md:before:content-[attr(data-label)]'
+// Below 768 px each member is a card (cardTable), each figure on a line of its own after its column's name: nine columns
+// do not fit a phone, and a table scrolled sideways hides the figures behind the names.
+const cardCell = cardTable.labelled
 
 function FigureCell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
@@ -31,8 +30,8 @@ interface TeamProgressTableProps {
  */
 export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTableProps) {
   return (
-    <Table caption={caption} className="max-md:block">
-      <TableHead className="max-md:sr-only">
+    <Table caption={caption} className={cardTable.table}>
+      <TableHead className={cardTable.head}>
         <tr>
           <TableHeaderCell>Collaborateur</TableHeaderCell>
           <TableHeaderCell>Poste</TableHeaderCell>
@@ -45,12 +44,12 @@ export function TeamProgressTable({ caption, members, onOpen }: TeamProgressTabl
           <TableHeaderCell className="w-48 whitespace-nowrap">Progression %</TableHeaderCell>
         </tr>
       </TableHead>
-      <TableBody className="max-md:block max-md:space-y-3 max-md:divide-y-0 max-md:bg-gray-50 max-md:p-3">
+      <TableBody className={cardTable.body}>
         {members.length === 0 && <TableEmptyRow colSpan={9} message="Aucun collaborateur dans votre équipe." />}
         {members.map((member) => (
           <TableRow
             key={member.user_id}
-            className="max-md:block max-md:rounded-lg max-md:border max-md:border-gray-200 max-md:bg-white max-md:px-4 max-md:py-3"
+            className={cardTable.row}
           >
             <TableCell className="max-md:block max-md:px-0 max-md:pb-2 max-md:pt-0">
               <button

@@ -1,6 +1,7 @@
 import { Button } from '@/components/ui/Button'
 import { StatusBadge } from '@/components/ui/StatusBadge'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cardTable, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cn } from '@/lib/cn'
 import { formatDate, lastUseText } from '@/lib/dates'
 import { accountTypeLabel } from '@/lib/labels'
 import { decisionLabels, targetOfQueueItem, type QueueItem, type RightConflict } from '../../model'
@@ -21,39 +22,47 @@ function QueueRow({ queue, item, conflicts }: { queue: ReviewQueueState; item: Q
   const labels = decisionLabels(targetOfQueueItem(item))
   const what = describeQueueItem(item)
   return (
-    <TableRow>
-      <TableCell>
+    <TableRow className={cardTable.row}>
+      <TableCell data-label="Sélection" className={cardTable.labelled}>
         <input type="checkbox" aria-label={`Sélectionner ${what}`} checked={queue.isSelected(item.right_id)} onChange={() => queue.toggle(item.right_id)} />
       </TableCell>
-      <TableCell>
+      <TableCell className={cn(cardTable.block, 'max-md:pb-2 max-md:pt-1 max-md:font-medium')}>
         {queue.grouping === 'person' ? (
           item.application_name
         ) : (
           <>
             <div>{item.holder_name}</div>
-            <div className="text-xs text-gray-500">{item.holder_email}</div>
+            <div className="text-xs font-normal text-gray-500">{item.holder_email}</div>
           </>
         )}
       </TableCell>
-      <TableCell>
-        <div>{item.role_name}</div>
-        {item.justification && <div className="text-xs text-gray-500">{item.justification}</div>}
+      <TableCell data-label="Rôle" className={cardTable.labelled}>
+        <div className="max-md:text-right">
+          <div>{item.role_name}</div>
+          {item.justification && <div className="text-xs text-gray-500">{item.justification}</div>}
+        </div>
       </TableCell>
-      <TableCell>{accountTypeLabel(item.account_type)}</TableCell>
-      <TableCell>
-        <div>{item.campaign_name ?? '-'}</div>
-        {item.campaign_end_date && <div className="text-xs text-gray-500">Échéance : {formatDate(item.campaign_end_date)}</div>}
+      <TableCell data-label="Type de compte" className={cardTable.labelled}>
+        {accountTypeLabel(item.account_type)}
       </TableCell>
-      <TableCell>{lastUseText(item.last_used_at)}</TableCell>
-      <TableCell>
+      <TableCell data-label="Campagne" className={cardTable.labelled}>
+        <div className="max-md:text-right">
+          <div>{item.campaign_name ?? '-'}</div>
+          {item.campaign_end_date && <div className="text-xs text-gray-500">Échéance : {formatDate(item.campaign_end_date)}</div>}
+        </div>
+      </TableCell>
+      <TableCell data-label="Dernière utilisation" className={cardTable.labelled}>
+        {lastUseText(item.last_used_at)}
+      </TableCell>
+      <TableCell data-label="Recommandation" className={cn(cardTable.labelled, 'max-md:empty:hidden')}>
         <RecommendationBadge item={item} />
         <ConflictNotice conflicts={conflicts} compact />
       </TableCell>
-      <TableCell>
+      <TableCell data-label="Statut" className={cardTable.labelled}>
         <StatusBadge status={item.status} />
       </TableCell>
-      <TableCell>
-        <div className="flex gap-2">
+      <TableCell className={cn(cardTable.block, 'max-md:pt-3')}>
+        <div className="flex gap-2 max-md:[&>*]:flex-1">
           {item.refuse_status && (
             <Button size="sm" variant="danger" aria-label={`${labels.refuse} ${what}`} onClick={() => queue.setTarget(targetOfQueueItem(item))}>
               {labels.refuse}
@@ -74,8 +83,8 @@ function QueueRow({ queue, item, conflicts }: { queue: ReviewQueueState; item: Q
 export function QueueTable({ queue, conflicts }: { queue: ReviewQueueState; conflicts: ReadonlyMap<string, RightConflict[]> }) {
   const { pageItems, grouping } = queue
   return (
-    <Table caption="Droits en attente de ma décision">
-      <TableHead>
+    <Table caption="Droits en attente de ma décision" className={cardTable.table}>
+      <TableHead className={cardTable.head}>
         <tr>
           <TableHeaderCell>
             <input type="checkbox" aria-label="Sélectionner la page" checked={queue.allOnPageSelected} onChange={queue.togglePage} disabled={pageItems.length === 0} />
@@ -90,14 +99,14 @@ export function QueueTable({ queue, conflicts }: { queue: ReviewQueueState; conf
           <TableHeaderCell>Actions</TableHeaderCell>
         </tr>
       </TableHead>
-      <TableBody>
+      <TableBody className={cardTable.body}>
         {pageItems.length === 0 && <TableEmptyRow colSpan={9} message="Aucun droit n'attend votre décision." />}
         {pageItems.map((item, index) => {
           const group = queue.groupOf.get(item.right_id)
           return [
             group && startsGroup(queue, item, pageItems[index - 1]) ? (
-              <tr key={`group-${item.right_id}`} className="bg-gray-50">
-                <th scope="rowgroup" colSpan={9} className="px-4 py-2 text-left text-sm font-semibold text-gray-800">
+              <tr key={`group-${item.right_id}`} className="bg-gray-50 max-md:block">
+                <th scope="rowgroup" colSpan={9} className="px-4 py-2 text-left text-sm font-semibold text-gray-800 max-md:block max-md:px-1">
                   {group.label}
                   {group.detail && <span className="ml-2 font-normal text-gray-500">{group.detail}</span>}
                   <span className="ml-2 font-normal text-gray-500">({group.size})</span>
