@@ -13,7 +13,8 @@ function toDate(value: DateInput): Date | null {
 }
 
 /**
- * The French day of a date ('05 mars 2025'), formatted by date-fns once per calendar day: exports and the evidence pack
+ * The French day of a date ('5 mars 2025', '1er mars 2025': the first of a month is written as an ordinal), formatted by
+ * date-fns once per calendar day: exports and the evidence pack
  * write hundreds of thousands of dates, mostly on a few hundred days, and date-fns's format takes microseconds a call.
  */
 const dayTexts = new Map<number, string>()
@@ -25,16 +26,19 @@ function dayText(date: Date): string {
   const key = dayKey(date)
   let text = dayTexts.get(key)
   if (text === undefined) {
-    text = format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS)
+    text = `${frenchDayOfMonth(date.getDate())} ${format(date, 'MMMM yyyy', FRENCH_DATE_OPTIONS)}`
     if (dayTexts.size >= DAY_TEXTS_LIMIT) dayTexts.clear()
     dayTexts.set(key, text)
   }
   return text
 }
 
+/** '1er' for the first of a month, as French writes it; the number otherwise. */
+export const frenchDayOfMonth = (day: number): string => (day === 1 ? '1er' : String(day))
+
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value))
 
-/** '05 mars 2025'; `fallback` when there is no valid date. */
+/** '5 mars 2025', '1er mars 2025'; `fallback` when there is no valid date. */
 export function formatDate(value: DateInput, fallback = '-'): string {
   const date = toDate(value)
   return date ? dayText(date) : fallback
@@ -54,7 +58,7 @@ export function lastUseText(value: DateInput): string {
 const minuteTexts = new Map<number, string>()
 const MINUTE_TEXTS_LIMIT = 50_000
 
-/** '05 mars 2025 à 14:30' (date-fns's "dd MMMM yyyy 'à' HH:mm"); `fallback` when there is no valid date. */
+/** '5 mars 2025 à 14:30', '1er mars 2025 à 09:05'; `fallback` when there is no valid date. */
 export function formatDateTime(value: DateInput, fallback = '-'): string {
   const date = toDate(value)
   if (!date) return fallback

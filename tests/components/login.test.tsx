@@ -39,6 +39,7 @@ describe('Login page', () => {
       'Utilisateur user@example.com',
       'Manager manager@example.com',
       'BPO Métier bpo@example.com',
+      'BPO Groupe bpo.groupe@example.com',
       "Responsable d'Application ra@example.com",
       'Administrateur admin@example.com',
       'RSSI rssi@example.com',

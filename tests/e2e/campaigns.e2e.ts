@@ -152,7 +152,7 @@ describe('campaigns', () => {
       APPLICATION,
       'Administrateur',
       '15 janvier 2024',
-      '01 octobre 2026',
+      '1er octobre 2026',
       'Support N2',
     ])
     expect(data[1]?.slice(6, 8)).toEqual(['Jamais', 'Accès nécessaire pour les fonctions'])

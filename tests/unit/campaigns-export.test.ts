@@ -79,7 +79,7 @@ describe('export rows', () => {
   it("fills SPEC §9's defaults, 'Jamais' for a right never used, and French dates", () => {
     const [cells] = buildExportRows('manager', [row()])
     expect(cells).toHaveLength(11)
-    expect(cells?.[5]).toBe('01 mars 2023')
+    expect(cells?.[5]).toBe('1er mars 2023')
     expect(cells?.[6]).toBe('Jamais')
     expect(cells?.[7]).toBe(DEFAULT_JUSTIFICATION)
     expect(cells?.slice(8)).toEqual(['', '', ''])
@@ -99,7 +99,7 @@ describe('export rows', () => {
       }),
     ])
     expect(cells).toHaveLength(18)
-    expect(cells?.[6]).toBe('01 novembre 2026')
+    expect(cells?.[6]).toBe('1er novembre 2026')
     expect(cells?.[7]).toBe('Clôture mensuelle')
     expect(cells?.slice(8, 11)).toEqual(['Validé', DEFAULT_MANAGER_COMMENT, '10 novembre 2026'])
     expect(cells?.slice(11, 14)).toEqual(['Validé', 'OK', '12 novembre 2026'])

@@ -110,7 +110,7 @@ describe('the rights CSV', () => {
   })
 
   it("writes French dates and 'Jamais' for a right never used", () => {
-    expect(rightsCsvRow(row)).toEqual(['SAP', 'Jean Dupont', 'Administrateur', 'En attente', '05 mars 2025', 'Jamais', ''])
+    expect(rightsCsvRow(row)).toEqual(['SAP', 'Jean Dupont', 'Administrateur', 'En attente', '5 mars 2025', 'Jamais', ''])
     expect(rightsCsvRow({ ...row, last_used_at: '2026-01-15T12:00:00Z', campaign_name: 'Revue T1' })[5]).toBe('15 janvier 2026')
   })
 })

@@ -2,13 +2,15 @@ import { format, startOfWeek } from 'date-fns'
 import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime, lastUseText } from '@/lib/dates'
 
 describe('French dates', () => {
-  it("formats a date as 'dd MMMM yyyy'", () => {
-    expect(formatDate('2025-03-05')).toBe('05 mars 2025')
+  it("formats a date as 'd MMMM yyyy', the first of a month as « 1er »", () => {
+    expect(formatDate('2025-03-05')).toBe('5 mars 2025')
+    expect(formatDate('2025-11-01')).toBe('1er novembre 2025')
+    expect(formatDate('2025-11-10')).toBe('10 novembre 2025')
     expect(formatDate(new Date(2024, 3, 15))).toBe('15 avril 2024')
   })
 
-  it("formats a date and time as 'dd MMMM yyyy à HH:mm'", () => {
-    expect(formatDateTime(new Date(2025, 11, 1, 14, 7))).toBe('01 décembre 2025 à 14:07')
+  it("formats a date and time as 'd MMMM yyyy à HH:mm'", () => {
+    expect(formatDateTime(new Date(2025, 11, 1, 14, 7))).toBe('1er décembre 2025 à 14:07')
   })
 
   it('falls back when there is no valid date', () => {
@@ -19,7 +21,7 @@ describe('French dates', () => {
   })
 
   it("shows a right's last use, or 'Jamais' when it was never used", () => {
-    expect(lastUseText('2026-01-05T10:00:00Z')).toBe('05 janvier 2026')
+    expect(lastUseText('2026-01-05T10:00:00Z')).toBe('5 janvier 2026')
     expect(lastUseText(null)).toBe('Jamais')
   })
 
@@ -45,8 +47,9 @@ describe.each(['Europe/Paris', 'America/New_York', 'UTC'])('French dates written
     const start = new Date(2023, 0, 1, 0, 17).getTime()
     for (let hour = 0; hour < 6 * 366 * 24; hour += 7) {
       const date = new Date(start + hour * 3_600_000)
-      expect(formatDateTime(date)).toBe(format(date, "dd MMMM yyyy 'à' HH:mm", FRENCH_DATE_OPTIONS))
-      expect(formatDate(date.toISOString())).toBe(format(date, 'dd MMMM yyyy', FRENCH_DATE_OPTIONS))
+      const day = date.getDate() === 1 ? '1er' : String(date.getDate())
+      expect(formatDateTime(date)).toBe(`${day} ${format(date, "MMMM yyyy 'à' HH:mm", FRENCH_DATE_OPTIONS)}`)
+      expect(formatDate(date.toISOString())).toBe(`${day} ${format(date, 'MMMM yyyy', FRENCH_DATE_OPTIONS)}`)
     }
   })
 

@@ -5,6 +5,7 @@ export const DEMO_ACCOUNTS = [
   { email: 'user@example.com', label: 'Utilisateur' },
   { email: 'manager@example.com', label: 'Manager' },
   { email: 'bpo@example.com', label: 'BPO Métier' },
+  { email: 'bpo.groupe@example.com', label: 'BPO Groupe' },
   { email: 'ra@example.com', label: "Responsable d'Application" },
   { email: 'admin@example.com', label: 'Administrateur' },
   { email: 'rssi@example.com', label: 'RSSI' },

@@ -60,7 +60,7 @@ describe('ApplicationsPage', () => {
     }
     const row = screen.getByRole('row', { name: /SAP Finance/ })
     expect(within(row).getByText('Rémi Admin')).toBeInTheDocument()
-    expect(within(row).getByText('05 mars 2025')).toBeInTheDocument()
+    expect(within(row).getByText('5 mars 2025')).toBeInTheDocument()
     expect(screen.getByRole('status')).toHaveTextContent('1–1 sur 1 application')
     expect(screen.getByRole('button', { name: 'Nouvelle application' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Modifier SAP Finance' })).toBeInTheDocument()

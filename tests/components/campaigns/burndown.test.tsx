@@ -66,15 +66,15 @@ describe('Campaign burndown', () => {
     const figure = await screen.findByRole('figure', { name: /^Campagne late/ })
     expect(api.filters).toEqual(['status=active'])
     expect(figure).toHaveAccessibleName(
-      'Campagne late : 4 décisions depuis le 01 novembre 2026 ; 6 droits restent sans décision au 03 novembre 2026, pour une échéance au 05 novembre 2026. C’est en retard sur le rythme régulier, qui en laisserait 5.',
+      'Campagne late : 4 décisions depuis le 1er novembre 2026 ; 6 droits restent sans décision au 3 novembre 2026, pour une échéance au 5 novembre 2026. C’est en retard sur le rythme régulier, qui en laisserait 5.',
     )
     await user.click(screen.getByText('Voir les données'))
     const table = screen.getByRole('table', { name: 'Avancement jour par jour de Campagne late' })
     expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual([
       'JourDécisions du jourDroits sans décisionRythme régulier',
-      '01 novembre 20261910',
-      '02 novembre 2026278',
-      '03 novembre 2026165',
+      '1er novembre 20261910',
+      '2 novembre 2026278',
+      '3 novembre 2026165',
     ])
   })
 
@@ -83,7 +83,7 @@ describe('Campaign burndown', () => {
     await screen.findByRole('figure', { name: /^Campagne late/ })
     await user.selectOptions(screen.getByRole('combobox', { name: 'Campagne' }), 'Campagne ahead')
     expect(await screen.findByRole('figure', { name: /^Campagne ahead/ })).toHaveAccessibleName(
-      'Campagne ahead : 10 décisions depuis le 01 novembre 2026 ; 0 droit reste sans décision au 02 novembre 2026, pour une échéance au 05 novembre 2026. Tous les droits ont reçu une décision.',
+      'Campagne ahead : 10 décisions depuis le 1er novembre 2026 ; 0 droit reste sans décision au 2 novembre 2026, pour une échéance au 5 novembre 2026. Tous les droits ont reçu une décision.',
     )
     expect(api.asked).toEqual(['late', 'ahead'])
   })

@@ -109,7 +109,7 @@ describe('RSSI dashboard', () => {
 
     const campaigns = screen.getByRole('table', { name: 'Campagnes actives' })
     expect(within(campaigns).getByText('Revue annuelle')).toBeInTheDocument()
-    expect(within(campaigns).getByText('01 novembre 2026')).toBeInTheDocument()
+    expect(within(campaigns).getByText('1er novembre 2026')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Voir les campagnes' })).toHaveAttribute('href', '/app/campaigns')
   })
 
@@ -306,7 +306,7 @@ describe('RSSI filters dialog', () => {
     expect(clicks[0]).toMatch(/^revue-droits-mois-\d{4}-\d{2}-\d{2}\.csv$/)
     const blob = createObjectURL.mock.calls[0]?.[0] as Blob
     const text = new TextDecoder().decode(await blob.arrayBuffer())
-    expect(text).toBe("Application;Utilisateur;Rôle;Statut;Date d'attribution;Dernière utilisation;Campagne\r\nSAP;Jean Dupont;'=cmd;En attente;05 mars 2025;Jamais;\r\n")
+    expect(text).toBe("Application;Utilisateur;Rôle;Statut;Date d'attribution;Dernière utilisation;Campagne\r\nSAP;Jean Dupont;'=cmd;En attente;5 mars 2025;Jamais;\r\n")
     expect(screen.getByRole('button', { name: 'Exporter CSV' })).toBeEnabled()
     click.mockRestore()
   })

@@ -137,8 +137,8 @@ describe('Profil', () => {
     const history = await screen.findByRole('table', { name: 'Historique des décisions' })
     const rows = within(history).getAllByRole('row').slice(1)
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
-      ['03 octobre 2026 à 10:00', 'SAP Finance', 'Comptable', 'Julie Martin', 'Validé par le manager', 'Marc Dubois', '-'],
-      ['02 octobre 2026 à 09:15', 'SAP Finance', 'Comptable', 'Julie Martin', "Validé par l'utilisateur", 'Julie Martin', 'Toujours nécessaire'],
+      ['3 octobre 2026 à 10:00', 'SAP Finance', 'Comptable', 'Julie Martin', 'Validé par le manager', 'Marc Dubois', '-'],
+      ['2 octobre 2026 à 09:15', 'SAP Finance', 'Comptable', 'Julie Martin', "Validé par l'utilisateur", 'Julie Martin', 'Toujours nécessaire'],
     ])
     expect(stubs.fetchDecisionHistory).toHaveBeenCalledWith('all', undefined)
     expect(screen.queryByRole('button', { name: 'Afficher plus' })).not.toBeInTheDocument()

@@ -119,4 +119,16 @@ describe('Conflicts of incompatible roles', () => {
     expect(within(dialog).queryByText('Rôles incompatibles')).not.toBeInTheDocument()
     expect(within(dialog).queryByText(/Recommandation/)).not.toBeInTheDocument()
   })
+
+  it('gives the RA the treatment’s advice, in the RA’s own words, never « refuser »', async () => {
+    const raItems = [
+      queueItem('r1', { role_name: 'Comptable', status: 'refused_manager', stage: 'ra', approve_status: 'treated', refuse_status: 'treatment_required' }),
+    ]
+    const user = setup(<ReviewQueue items={raItems} decide={vi.fn()} />)
+    await user.click(screen.getByRole('button', { name: /^Marquer traité .*Comptable/ }))
+    const dialog = screen.getByRole('dialog', { name: 'Revue du droit' })
+    expect(await within(dialog).findByText(SENTENCE)).toBeInTheDocument()
+    expect(within(dialog).queryByText(/Recommandation : refuser/)).not.toBeInTheDocument()
+    expect(within(dialog).getAllByText(/^Recommandation : retirer ce droit dans l’application, puis le marquer traité/)).toHaveLength(2)
+  })
 })

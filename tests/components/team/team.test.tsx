@@ -297,7 +297,7 @@ describe('Équipe', () => {
       'GitLab',
       'Developer',
       'À privilèges',
-      '01 février 2025',
+      '1er février 2025',
       'Jamais',
       "Refusé par l'utilisateur",
     ])

@@ -5,7 +5,7 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { rightStatusLabel, type RightStatus } from '@/lib/labels'
 import { useDecideRights, useReviewConflicts } from '../api'
 import { decisionLabels, type Decision, type DecisionInput, type DecisionTarget } from '../model'
-import { ConflictNotice, INACTIVITY_ADVICE } from './ConflictNotice'
+import { ConflictNotice, INACTIVITY_ADVICE, TREATMENT_ADVICE } from './ConflictNotice'
 
 export interface ValidationDialogProps {
   /** The right being decided; the dialog is closed when null. */
@@ -32,6 +32,8 @@ function OpenValidationDialog({ target, onClose, onDecided, decide }: Omit<Valid
   const [pending, setPending] = useState<Decision | null>(null)
   const [error, setError] = useState<string | null>(null)
   const labels = decisionLabels(target)
+  // The RA treats a refused right: no advice to refuse it.
+  const treating = target.approveStatus === 'treated'
   const conflicts = useReviewConflicts([target.rightId]).get(target.rightId) ?? []
 
   const submit = async (decision: Decision) => {
@@ -99,12 +101,12 @@ function OpenValidationDialog({ target, onClose, onDecided, decide }: Omit<Valid
       {target.recommendation && (
         <div className="mt-4 rounded-md border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
           <p className="font-medium">{target.recommendation}</p>
-          <p className="mt-1">{INACTIVITY_ADVICE}</p>
+          <p className="mt-1">{treating ? TREATMENT_ADVICE : INACTIVITY_ADVICE}</p>
         </div>
       )}
       {conflicts.length > 0 && (
         <div className="mt-4">
-          <ConflictNotice conflicts={conflicts} />
+          <ConflictNotice conflicts={conflicts} treating={treating} />
         </div>
       )}
       <label htmlFor={commentId} className="mb-1 mt-4 block text-sm font-medium text-gray-700">
