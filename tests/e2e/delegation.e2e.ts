@@ -126,6 +126,7 @@ describe('delegation and sign-off', () => {
       `${STATEMENT} — ${CAMPAIGN_NAME}`,
     )
     await signOff.click()
+    await manager.getByRole('dialog', { name: 'Attester la revue' }).getByRole('button', { name: 'Signer l’attestation' }).click()
     await manager.getByText(/^Signé le /).waitFor()
 
     const { data, error } = await (await signedInClient('rssi@example.com')).rpc('campaign_signoffs_for_evidence', { p_campaign_id: ACTIVE_CAMPAIGN })

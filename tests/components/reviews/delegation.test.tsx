@@ -103,7 +103,13 @@ describe('Mes revues: delegation and sign-off', () => {
     const ready = await screen.findByRole('button', { name: `${statement} — Revue T4` }, { timeout: 10_000 })
     expect(ready).toBeEnabled()
     await user.click(ready)
+    // Nothing is signed until the attestation, which says what it attests, is confirmed.
+    const dialog = screen.getByRole('dialog', { name: 'Attester la revue' })
+    expect(dialog).toHaveTextContent(/Vous attestez avoir revu les 3 droits qui vous étaient confiés à l’étape Manager de la campagne « Revue T4/)
+    expect(stubs.signOff).not.toHaveBeenCalled()
+    await user.click(within(dialog).getByRole('button', { name: 'Signer l’attestation' }))
     await waitFor(() => expect(stubs.signOff).toHaveBeenCalledWith({ campaignId: 'c1', stage: 'manager' }))
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Attester la revue' })).not.toBeInTheDocument())
   })
 
   it('delegates all items of a campaign to a person found on the server, with a reason and an end date', async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
@@ -99,21 +100,31 @@ function DelegatedQueue({ decide }: { decide?: (input: DecisionInput) => Promise
   )
 }
 
+/** What a reviewer attests by signing a stage off: the campaign, the stage, and the rights decided by them or for them. */
+function attestationText(signoff: StageSignoff): string {
+  const rights =
+    signoff.items_count === 1 ? 'le droit qui vous était confié' : `les ${countText(signoff.items_count, 'droit qui vous était confié', 'droits qui vous étaient confiés')}`
+  return `Vous attestez avoir revu ${rights} à l’étape ${stageNames[signoff.stage]} de la campagne « ${signoff.campaign_name} », chacun décidé par vous ou, par délégation, pour votre compte.`
+}
+
 /** Each campaign stage the caller reviews: what is left, and the certificate once nothing is. */
 function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
   const signOff = useSignOffStage()
   const [error, setError] = useState<string | null>(null)
+  // The stage whose attestation is being confirmed: the signature is evidence, so it is never one click away.
+  const [confirming, setConfirming] = useState<StageSignoff | null>(null)
   const sign = async (signoff: StageSignoff) => {
     setError(null)
     try {
       await signOff.mutateAsync({ campaignId: signoff.campaign_id, stage: signoff.stage })
+      setConfirming(null)
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : 'Une erreur est survenue')
     }
   }
   return (
     <ul className="space-y-3">
-      {error && <ErrorBox message={error} />}
+      {error && !confirming && <ErrorBox message={error} />}
       {signoffs.map((signoff) => {
         const state = signoffState(signoff)
         return (
@@ -135,7 +146,10 @@ function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
                 variant="success"
                 disabled={state !== 'ready' || signOff.isPending}
                 aria-label={`${SIGN_OFF_STATEMENT} — ${signoff.campaign_name}`}
-                onClick={() => void sign(signoff)}
+                onClick={() => {
+                  setError(null)
+                  setConfirming(signoff)
+                }}
               >
                 {SIGN_OFF_STATEMENT}
               </Button>
@@ -143,6 +157,24 @@ function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
           </li>
         )
       })}
+      {confirming && (
+        <ConfirmDialog
+          open
+          title="Attester la revue"
+          message={attestationText(confirming)}
+          details={
+            <p className="mt-2 text-sm text-gray-600">
+              L’attestation est horodatée, enregistrée avec votre adresse IP et versée au rapport de campagne ; elle ne peut pas être retirée.
+            </p>
+          }
+          confirmLabel="Signer l’attestation"
+          variant="success"
+          pending={signOff.isPending}
+          error={error}
+          onConfirm={() => void sign(confirming)}
+          onClose={() => setConfirming(null)}
+        />
+      )}
     </ul>
   )
 }
