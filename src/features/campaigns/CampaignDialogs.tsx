@@ -1,4 +1,5 @@
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
+import { formatDate } from '@/lib/dates'
 import { countText } from '@/lib/plural'
 import { useStartPreview } from './api/start-preview'
 import { CampaignFormDialog } from './CampaignFormDialog'
@@ -21,7 +22,7 @@ export function CampaignDialogs({ state }: { state: ReturnType<typeof useCampaig
           open
           title={`${transition.label} la campagne`}
           message={TRANSITION_CONFIRMATIONS[transition.action](dialog.campaign.name)}
-          details={transition.action === 'start' ? <StartFigures campaignId={dialog.campaign.id} /> : undefined}
+          details={transition.action === 'start' ? <StartFigures campaignId={dialog.campaign.id} endDate={dialog.campaign.endDate} /> : undefined}
           confirmLabel={transition.label}
           pending={setStatus.isPending}
           error={setStatus.error?.message}
@@ -46,20 +47,44 @@ export function CampaignDialogs({ state }: { state: ReturnType<typeof useCampaig
   )
 }
 
-/** How many rights Démarrer takes, and how many it leaves with the RA because their refusal is not yet treated. */
-function StartFigures({ campaignId }: { campaignId: string }) {
+/** The local calendar day, as the campaigns' dates are written (yyyy-MM-dd). */
+function localDay(now: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0')
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+}
+
+/**
+ * How many rights Démarrer takes, and how many it leaves with the RA because their refusal is not yet treated; and,
+ * before it is too late, a warning when the campaign would start empty or already past its end date.
+ */
+function StartFigures({ campaignId, endDate, now = new Date() }: { campaignId: string; endDate: string; now?: Date }) {
   const { data, error } = useStartPreview(campaignId)
   if (error) return <p className="mt-3 text-sm text-red-700">{error.message}</p>
   if (!data) return <p className="mt-3 text-sm text-gray-500">Calcul du périmètre…</p>
+  const late = endDate < localDay(now)
   return (
-    <ul className="mt-3 space-y-1 text-sm text-gray-700" aria-label="Périmètre du démarrage">
-      <li>{countText(data.rightsToAttach, 'droit sera rattaché', 'droits seront rattachés')} à la campagne.</li>
-      {data.rightsLeftWithRa > 0 && (
-        <li>
-          {countText(data.rightsLeftWithRa, "droit en attente de traitement par le RA ne sera pas repris", "droits en attente de traitement par le RA ne seront pas repris")} :
-          refusés ou non décidés à la clôture d'une campagne précédente, ils restent dans la file du RA jusqu'à leur traitement.
-        </li>
+    <>
+      <ul className="mt-3 space-y-1 text-sm text-gray-700" aria-label="Périmètre du démarrage">
+        <li>{countText(data.rightsToAttach, 'droit sera rattaché', 'droits seront rattachés')} à la campagne.</li>
+        {data.rightsLeftWithRa > 0 && (
+          <li>
+            {countText(data.rightsLeftWithRa, "droit en attente de traitement par le RA ne sera pas repris", "droits en attente de traitement par le RA ne seront pas repris")} :
+            refusés ou non décidés à la clôture d'une campagne précédente, ils restent dans la file du RA jusqu'à leur traitement.
+          </li>
+        )}
+      </ul>
+      {(data.rightsToAttach === 0 || late) && (
+        <ul className="mt-3 space-y-1 rounded-md border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900" aria-label="Avertissements">
+          {data.rightsToAttach === 0 && (
+            <li>Aucun droit n'entre dans son périmètre : la campagne démarrerait vide. Importez des droits ou élargissez son périmètre avant de la démarrer.</li>
+          )}
+          {late && (
+            <li>
+              Sa date de fin ({formatDate(endDate)}) est passée : la campagne serait en retard dès son démarrage. Modifiez-la avant de la démarrer.
+            </li>
+          )}
+        </ul>
       )}
-    </ul>
+    </>
   )
 }

@@ -244,6 +244,23 @@ describe('Campaigns table', () => {
     stubs.preview = { rightsToAttach: 1, rightsLeftWithRa: 0 }
   })
 
+  it('warns before Démarrer that a campaign would start empty, or already past its end date', async () => {
+    // Only the date is fixed (the day after the draft's end date); timers stay real for the queries.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(2026, 11, 16, 9, 0))
+    try {
+      stubs.preview = { rightsToAttach: 0, rightsLeftWithRa: 0 }
+      const user = renderPage('admin')
+      await user.click(await screen.findByRole('button', { name: 'Démarrer Brouillon 2027' }))
+      const warnings = await within(screen.getByRole('dialog', { name: 'Démarrer la campagne' })).findByRole('list', { name: 'Avertissements' })
+      expect(warnings).toHaveTextContent('la campagne démarrerait vide')
+      expect(warnings).toHaveTextContent('Sa date de fin (15 décembre 2026) est passée')
+    } finally {
+      vi.useRealTimers()
+      stubs.preview = { rightsToAttach: 1, rightsLeftWithRa: 0 }
+    }
+  })
+
   it('disables each export button whose count is 0', async () => {
     const user = renderPage('user')
     await user.click(await screen.findByRole('button', { name: 'Export Excel de Revue T4' }))
