@@ -59,6 +59,17 @@ describe('the users page at 10,000 people', () => {
     expect(one.rows.map((user) => user.email)).toEqual(['personne4200@grand.example'])
   })
 
+  it('filters the leavers’ accounts in or out, on the server, with their totals', async () => {
+    await backend.db.query(`update public.users set active = false where email in ('personne7@grand.example', 'personne8@grand.example')`)
+    const leavers = await fetchUsersPage(request, 'inactive')
+    expect(leavers.total).toBe(await count('not active'))
+    expect(leavers.rows.map((user) => user.email)).toEqual(expect.arrayContaining(['personne7@grand.example', 'personne8@grand.example']))
+    expect(leavers.rows.every((user) => user.active === false)).toBe(true)
+    const inUse = await fetchUsersPage(request, 'active')
+    expect(inUse.total).toBe(await count('active'))
+    expect(inUse.total + leavers.total).toBe((await fetchUsersPage(request)).total)
+  })
+
   it('takes the reserved characters of the API and of LIKE literally', async () => {
     const chef = await fetchUsersPage({ ...request, search: 'Chef (adjoint), 100%' })
     expect(chef.rows.map((user) => user.email)).toEqual(['personne42@grand.example'])

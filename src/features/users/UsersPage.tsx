@@ -15,7 +15,7 @@ import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/dates'
 import { roleLabel } from '@/lib/labels'
 import { usePagedList } from '@/lib/use-paged-list'
-import { useDeleteUser, useSaveUser, useUser, useUsersPage, type UserSort } from './api'
+import { useDeleteUser, useSaveUser, useUser, useUsersPage, type AccountFilter, type UserSort } from './api'
 import { UserFormDialog } from './UserFormDialog'
 import { currentManager, EMPTY_USER_FORM, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
 
@@ -53,7 +53,8 @@ export function UsersPage({
   rowActions?: (user: UserRow) => ReactNode
 }) {
   const list = usePagedList<UserSort>({ sort: 'name' })
-  const users = useUsersPage(list.request)
+  const [accounts, setAccounts] = useState<AccountFilter>('all')
+  const users = useUsersPage(list.request, accounts)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<UserRow | null>(null)
   const save = useSaveUser()
@@ -102,13 +103,30 @@ export function UsersPage({
       {linkedId && linkedUser.data === null && (
         <ErrorBox message="L'utilisateur demandé est introuvable : il a peut-être été supprimé." className="mb-4" />
       )}
-      <SearchField
-        label="Rechercher un utilisateur"
-        help="Nom, prénom, e-mail, poste ou département"
-        value={list.searchText}
-        onChange={list.setSearchText}
-        className="mb-4 max-w-md"
-      />
+      <div className="mb-4 flex flex-wrap items-start gap-4">
+        <SearchField
+          label="Rechercher un utilisateur"
+          help="Nom, prénom, e-mail, poste ou département"
+          value={list.searchText}
+          onChange={list.setSearchText}
+          className="w-full max-w-md"
+        />
+        <label className="block text-sm font-medium text-gray-700">
+          Comptes
+          <select
+            value={accounts}
+            onChange={(event) => {
+              setAccounts(event.target.value as AccountFilter)
+              list.setPage(0)
+            }}
+            className="mt-1 block rounded-md border border-gray-300 px-3 py-2 text-sm"
+          >
+            <option value="all">Tous</option>
+            <option value="active">Actifs</option>
+            <option value="inactive">Désactivés</option>
+          </select>
+        </label>
+      </div>
       <Card>
         <div ref={listRef}>
           {users.isPending ? (
@@ -135,7 +153,14 @@ export function UsersPage({
                     aria-current={user.id === linkedId ? 'true' : undefined}
                     className={user.id === linkedId ? 'bg-primary-50' : undefined}
                   >
-                    <TableCell className="font-medium">{userFullName(user)}</TableCell>
+                    <TableCell className="font-medium">
+                      {userFullName(user)}
+                      {user.active === false && (
+                        <Badge tone="grey" className="ml-2">
+                          Désactivé
+                        </Badge>
+                      )}
+                    </TableCell>
                     <TableCell className="break-all">{user.email}</TableCell>
                     <TableCell>
                       <Badge tone="blue">{roleLabel(user.role)}</Badge>

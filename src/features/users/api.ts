@@ -28,11 +28,15 @@ const USER_SEARCH_COLUMNS = ['search_text'] as const
 const USER_SELECT =
   'id, email, first_name, last_name, role, position, department, manager_id, last_login, active, created_at, updated_at, manager:manager_id(first_name,last_name)'
 
-/** One page of the people, searched and sorted on the server, with how many the search finds in all. */
-export async function fetchUsersPage(request: PageRequest<UserSort>): Promise<Page<UserRow>> {
+/** Which accounts the list shows: all of them, those in use, or the leavers'. */
+export type AccountFilter = 'all' | 'active' | 'inactive'
+
+/** One page of the people, searched, filtered and sorted on the server, with how many it finds in all. */
+export async function fetchUsersPage(request: PageRequest<UserSort>, accounts: AccountFilter = 'all'): Promise<Page<UserRow>> {
   let query = getSupabase().from('users').select(USER_SELECT, { count: 'exact' })
   const search = searchFilter(request.search, USER_SEARCH_COLUMNS)
   if (search) query = query.or(search)
+  if (accounts !== 'all') query = query.eq('active', accounts === 'active')
   for (const column of USER_SORTS[request.sort]) {
     // Empty cells last whichever the direction, so that the filled ones lead.
     query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
@@ -102,15 +106,20 @@ export async function deleteUser(id: string): Promise<void> {
 
 export const userKeys = {
   all: ['users'] as const,
-  page: (request: PageRequest<UserSort>) => ['users', 'page', request] as const,
+  page: (request: PageRequest<UserSort>, accounts: AccountFilter) => ['users', 'page', request, accounts] as const,
   one: (id: string) => ['users', 'one', id] as const,
   managerChoices: (search: string, editingId: string | null) => ['users', 'manager-choices', search, editingId] as const,
 }
 
 // The page read keeps showing while the next one loads, so that paging and typing never blank the table.
-export const usersPageQuery = (request: PageRequest<UserSort>) =>
-  queryOptions({ queryKey: userKeys.page(request), queryFn: () => fetchUsersPage(request), placeholderData: keepPreviousData })
-export const useUsersPage = (request: PageRequest<UserSort>) => useQuery(usersPageQuery(request))
+export const usersPageQuery = (request: PageRequest<UserSort>, accounts: AccountFilter = 'all') =>
+  queryOptions({
+    queryKey: userKeys.page(request, accounts),
+    queryFn: () => fetchUsersPage(request, accounts),
+    placeholderData: keepPreviousData,
+  })
+export const useUsersPage = (request: PageRequest<UserSort>, accounts: AccountFilter = 'all') =>
+  useQuery(usersPageQuery(request, accounts))
 export const useUser = (id: string | null) =>
   useQuery({ queryKey: userKeys.one(id ?? ''), queryFn: () => fetchUser(id ?? ''), enabled: id !== null })
 export const useManagerChoices = (search: string, editingId: string | null) =>

@@ -27,7 +27,10 @@ const admin = person({ id: 'admin-1', email: 'admin@example.com', first_name: 'A
 const manager = person({ id: 'mgr-1', email: 'manager@example.com', first_name: 'Marc', last_name: 'Dubois', role: 'manager', department: 'Finance' })
 const otherManager = person({ id: 'mgr-2', email: 'manager2@example.com', first_name: 'Nina', last_name: 'Durand', role: 'manager' })
 const employee = person({ id: 'user-1', email: 'user@example.com', first_name: 'Ulysse', last_name: 'User', manager_id: 'mgr-1', manager: { first_name: 'Marc', last_name: 'Dubois' } })
-const everyone = [admin, manager, otherManager, employee]
+const leaver = person({ id: 'user-2', email: 'leaver@example.com', first_name: 'Léa', last_name: 'Partie', active: false })
+const everyone = [admin, manager, otherManager, employee, leaver]
+/** The account filter each read of the list was made with. */
+const filtersAsked: string[] = []
 
 const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
 
@@ -37,7 +40,11 @@ const managerSearch = (search: string, editingId: string | null) =>
 
 vi.mock('@/features/users/api', () => ({
   MANAGER_CHOICES: 20,
-  useUsersPage: () => ({ isPending: false, isError: false, data: { rows: everyone, total: everyone.length } }),
+  useUsersPage: (_request: unknown, accounts = 'all') => {
+    filtersAsked.push(accounts)
+    const rows = everyone.filter((person) => accounts === 'all' || (person.active !== false) === (accounts === 'active'))
+    return { isPending: false, isError: false, data: { rows, total: rows.length } }
+  },
   useUser: (id: string | null) => ({ isError: false, data: id === null ? undefined : (everyone.find((person) => person.id === id) ?? null) }),
   useManagerChoices: (search: string, editingId: string | null) => {
     const rows = managerSearch(search, editingId)
@@ -65,6 +72,19 @@ describe('UsersPage', () => {
     expect(within(row).getByText('Marc Dubois')).toBeInTheDocument()
     expect(within(row).getByText('Jamais')).toBeInTheDocument()
     expect(within(screen.getByRole('row', { name: /Alice Admin/ })).getByText('Administrateur')).toBeInTheDocument()
+  })
+
+  it('marks a leaver’s account « Désactivé », and filters the accounts on the server', async () => {
+    const user = userEvent.setup()
+    renderPage()
+    expect(within(screen.getByRole('row', { name: /Léa Partie/ })).getByText('Désactivé')).toBeInTheDocument()
+    expect(within(screen.getByRole('row', { name: /Ulysse User/ })).queryByText('Désactivé')).not.toBeInTheDocument()
+    await user.selectOptions(screen.getByLabelText('Comptes'), 'Désactivés')
+    expect(filtersAsked.at(-1)).toBe('inactive')
+    expect(screen.getAllByRole('row')).toHaveLength(2)
+    await user.selectOptions(screen.getByLabelText('Comptes'), 'Actifs')
+    expect(filtersAsked.at(-1)).toBe('active')
+    expect(screen.queryByRole('row', { name: /Léa Partie/ })).not.toBeInTheDocument()
   })
 
   it('never offers to delete oneself', () => {
