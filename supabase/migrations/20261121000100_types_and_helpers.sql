@@ -32,40 +32,43 @@ create schema private;
 revoke all on schema private from public;
 grant usage on schema private to authenticated, service_role;
 
--- ─── Status predicates ───────────────────────────────────────────────────────────────────────────────────────────
+-- ─── Status sets ─────────────────────────────────────────────────────────────────────────────────────────────────
 -- Definitions (SPEC §2, §4, §9), used by every figure that counts rights by outcome:
 --   * validated right = validated_user, validated_manager, validated_bpo_metier or validated_bpo_groupe (the statuses
 --                       containing 'validated'; treated is not one of them);
 --   * refused right   = refused_user, refused_manager, refused_bpo_metier or refused_bpo_groupe (the statuses
 --                       containing 'refused'; treatment_required is not one of them).
--- These few helpers are plain SQL with no search_path clause, unlike every other function here: Postgres inlines a SQL
--- function into the query that calls it only when it has no SET clause, and inlined they become "status = any (…)",
--- which the planner folds into its scans and aggregates like the literal list it replaces. Without the clause they
--- stay safe: they run with the caller's rights (never security definer), name every type with its schema, and every
--- caller sets search_path = '' itself.
-create function private.is_validated_status(p_status public.right_status) returns boolean
+-- Callers test "status = any (private.validated_statuses())". Immutable and without arguments, each call is replaced by
+-- its value when the query is planned, SET clause and all: the plan reads "status = any ('{…}')", as for the literal
+-- list, and the planner folds it into its scans and aggregates.
+create function private.validated_statuses() returns public.right_status[]
 language sql immutable
+set search_path = ''
 as $$
-  select p_status in ('validated_user', 'validated_manager', 'validated_bpo_metier', 'validated_bpo_groupe')
+  select array['validated_user', 'validated_manager', 'validated_bpo_metier',
+               'validated_bpo_groupe']::public.right_status[]
 $$;
 
-create function private.is_refused_status(p_status public.right_status) returns boolean
+create function private.refused_statuses() returns public.right_status[]
 language sql immutable
+set search_path = ''
 as $$
-  select p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe')
+  select array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']::public.right_status[]
 $$;
 
 -- A right that awaits the RA's treatment: refused at some stage, or left undecided when its campaign closed. It stays
 -- with the RA until treated: no new campaign takes it back for review (ARCHITECTURE §4).
-create function private.awaits_treatment(p_status public.right_status) returns boolean
+create function private.statuses_awaiting_treatment() returns public.right_status[]
 language sql immutable
+set search_path = ''
 as $$
-  select p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required')
+  select array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe',
+               'treatment_required']::public.right_status[]
 $$;
 
--- Inlining checks EXECUTE as the caller, as a call would.
-grant execute on function private.is_validated_status(public.right_status), private.is_refused_status(public.right_status),
-  private.awaits_treatment(public.right_status)
+-- Planning a query that calls them checks EXECUTE as the caller, as a call would.
+grant execute on function
+  private.validated_statuses(), private.refused_statuses(), private.statuses_awaiting_treatment()
   to authenticated, service_role;
 
 -- ─── The write-path clock ────────────────────────────────────────────────────────────────────────────────────────
@@ -83,18 +86,19 @@ grant execute on function private.is_validated_status(public.right_status), priv
 -- migration, the seed).
 -- So a caller of the API who manages to set recertif.clock still gets now() (tests/db/seed-history.test.ts).
 -- Read paths (inactivity, "as of", windows) keep now(): they are about the present, not about when a row was written.
--- Plain SQL, without a search_path clause and with every name qualified, so that it is inlined into the defaults,
--- triggers and statements that use it (a campaign start writes one item per right); it runs as the caller, reads
--- only settings, and is granted to the API roles because column defaults and the updated_at trigger run as them.
+-- It is evaluated wherever it is written, once per row in a column default: the statements that write many rows at
+-- once (a campaign's start and completion) read it once into a variable and write that.
 create function private.clock() returns timestamptz
-language sql stable
+language plpgsql stable
+set search_path = ''
 as $$
-  select case
-    when pg_catalog.current_setting('role') operator(pg_catalog.=) 'none'
-     and pg_catalog.current_setting('recertif.clock', true) operator(pg_catalog.<>) ''
-      then pg_catalog.current_setting('recertif.clock', true)::pg_catalog.timestamptz
+begin
+  return case
+    when pg_catalog.current_setting('role') = 'none' and pg_catalog.current_setting('recertif.clock', true) <> ''
+      then pg_catalog.current_setting('recertif.clock', true)::timestamptz
     else pg_catalog.now()
-  end
+  end;
+end;
 $$;
 
 grant execute on function private.clock() to authenticated, service_role;
@@ -149,10 +153,12 @@ as $$
 declare
   trgm_schema text;
 begin
-  select n.nspname into trgm_schema
+  select n.nspname::text into trgm_schema
     from pg_catalog.pg_extension e join pg_catalog.pg_namespace n on n.oid = e.extnamespace
    where e.extname = 'pg_trgm';
   if trgm_schema is not null then
+    -- p_expression is SQL by design (an indexed expression), from the migrations, which alone may call this.
+    perform 'PRAGMA:DISABLE:SECURITY_WARNINGS';
     execute format('create index %I on %s using gin ((%s) %I.gin_trgm_ops)', p_index, p_table, p_expression, trgm_schema);
   end if;
 end;

@@ -19,7 +19,7 @@
 --
 -- Definitions (SPEC §2, §4, §9):
 --   * pending right     = status pending;
---   * validated right, refused right: private.is_validated_status, private.is_refused_status
+--   * validated right, refused right: private.validated_statuses(), private.refused_statuses()
 --                         (20261121000100_types_and_helpers.sql);
 --   * decided right     = any status but pending; progress = round(100 × decided / rights), null when no rights
 --                         (SPEC §4's campaign progress, applied to a person's or a team's rights);
@@ -467,8 +467,8 @@ as $$
     m.department,
     count(ur.id)::integer,
     count(ur.id) filter (where ur.status = 'pending')::integer,
-    count(ur.id) filter (where private.is_validated_status(ur.status))::integer,
-    count(ur.id) filter (where private.is_refused_status(ur.status))::integer,
+    count(ur.id) filter (where ur.status = any (private.validated_statuses()))::integer,
+    count(ur.id) filter (where ur.status = any (private.refused_statuses()))::integer,
     count(ur.id) filter (where ur.status = 'treatment_required')::integer,
     count(ur.id) filter (where ur.status = 'treated')::integer,
     case when count(ur.id) > 0
@@ -514,8 +514,8 @@ as $$
     (select count(*) from public.users m where m.manager_id = (select auth.uid()))::integer,
     (select count(*) from rights)::integer,
     (select count(*) from rights r where r.status = 'pending')::integer,
-    (select count(*) from rights r where private.is_validated_status(r.status))::integer,
-    (select count(*) from rights r where private.is_refused_status(r.status))::integer,
+    (select count(*) from rights r where r.status = any (private.validated_statuses()))::integer,
+    (select count(*) from rights r where r.status = any (private.refused_statuses()))::integer,
     (select count(*) from rights r where r.status = 'treatment_required')::integer,
     (select count(*) from rights r where r.status = 'treated')::integer,
     (select case when count(*) > 0 then round(100.0 * count(*) filter (where r.status <> 'pending') / count(*))::integer end
@@ -549,8 +549,8 @@ as $$
   select
     count(*)::integer,
     count(*) filter (where ur.status = 'pending')::integer,
-    count(*) filter (where private.is_validated_status(ur.status))::integer,
-    count(*) filter (where private.is_refused_status(ur.status))::integer,
+    count(*) filter (where ur.status = any (private.validated_statuses()))::integer,
+    count(*) filter (where ur.status = any (private.refused_statuses()))::integer,
     count(*) filter (where ur.status = 'treatment_required')::integer,
     count(*) filter (where ur.status = 'treated')::integer
   from public.user_rights ur

@@ -15,7 +15,7 @@
 --
 -- Definitions shared by the security officer's functions (SPEC §9), with "now" = the transaction's now(), returned as
 -- `as_of`:
---   * validated right, refused right: private.is_validated_status, private.is_refused_status
+--   * validated right, refused right: private.validated_statuses(), private.refused_statuses()
 --                         (20261121000100_types_and_helpers.sql);
 --   * a right in scope  = private.rights_in_scope: of the application and account type asked for, matching the search;
 --   * at-risk right     = never used (last_used_at is null) or last used more than 90 days ago
@@ -214,20 +214,27 @@ $$;
 -- private.few_rights_matching's answer for the same pattern: the short list of the rights it matches, read by primary
 -- key, or null to test each right as it is read. (private.rights_matching lists the same three criteria as separate
 -- index searches, to build that short list.)
--- Plain SQL with no SET clause, unlike the functions around it: Postgres then inlines it into the calling query like a
--- view, so its conditions join the caller's own scan (the export walks the primary key and stops at a full page; the
--- dashboard aggregates in one pass) and p_few's emptiness folds away. It is safe without a search_path for the reasons
--- given at private.is_validated_status: it runs as the caller, under row-level security, names every table with its
--- schema, and its callers set search_path = ''.
+-- Inlined into the calling query like a view, so that its conditions join the caller's own scan (the export walks the
+-- primary key and stops at a full page; the dashboard aggregates in one pass) and p_few's emptiness folds away. A SET
+-- clause would forbid that: instead its body is SQL-standard (BEGIN ATOMIC), every name in it bound when it is created,
+-- so that no search_path changes what it reads (scripts/db-lint/advisors.ts lists it as accepted). It runs as the
+-- caller, under row-level security. Its columns are listed rather than being the table's row type, which a column added
+-- to user_rights would no longer match.
 create function private.rights_in_scope(
   p_pattern text,
   p_few uuid[],
   p_application_id uuid,
   p_account_type public.account_type
-) returns setof public.user_rights
+) returns table (
+  id uuid, user_id uuid, application_id uuid, role_name text, account_type public.account_type, justification text,
+  status public.right_status, granted_at timestamptz, last_used_at timestamptz, validated_at timestamptz,
+  validated_by uuid, review_comment text, campaign_id uuid, created_at timestamptz, updated_at timestamptz
+)
 language sql stable
-as $$
-  select ur.*
+begin atomic
+  select ur.id, ur.user_id, ur.application_id, ur.role_name, ur.account_type, ur.justification, ur.status,
+         ur.granted_at, ur.last_used_at, ur.validated_at, ur.validated_by, ur.review_comment, ur.campaign_id,
+         ur.created_at, ur.updated_at
     from public.user_rights ur
    where (p_application_id is null or ur.application_id = p_application_id)
      and (p_account_type is null or ur.account_type = p_account_type)
@@ -245,8 +252,8 @@ as $$
            or ur.application_id in (select ap.id from public.applications ap where ap.name ilike p_pattern)
          )
        )
-     )
-$$;
+     );
+end;
 
 -- The audit events whose text contains the search: the actor's e-mail and name (as recorded), the action, the
 -- resource type and id, the details as JSON text (keys and values) and the names the event's sentence shows,
@@ -337,7 +344,8 @@ grant execute on function
 -- still on its way in a running campaign, or sent undecided to the RA by Terminer (campaign_items.undecided_at_closure,
 -- « non décidé à la clôture »). p_closed: its campaign is completed or archived, where an item validated by the BPO
 -- Métier was left so by Terminer; p_has_bpo_groupe: the application has a BPO Groupe now (a running campaign's rule).
--- Plain SQL with no SET clause, inlined into its callers as private.is_validated_status is.
+-- Inlined into its callers' queries, one of which tests each right a search matches: its body is SQL-standard, bound
+-- when it is created, rather than under a SET clause, which would forbid inlining (as private.rights_in_scope).
 create function private.is_reviewed(
   p_status public.right_status,
   p_closed boolean,
@@ -345,13 +353,11 @@ create function private.is_reviewed(
   p_has_bpo_groupe boolean
 ) returns boolean
 language sql immutable
-as $$
-  select not coalesce(p_undecided_at_closure, false) and (
-    p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'validated_bpo_groupe',
-                 'treatment_required', 'treated')
-    or (p_status = 'validated_bpo_metier' and (coalesce(p_closed, false) or not coalesce(p_has_bpo_groupe, false)))
-  )
-$$;
+return not coalesce(p_undecided_at_closure, false) and (
+  p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'validated_bpo_groupe',
+               'treatment_required', 'treated')
+  or (p_status = 'validated_bpo_metier' and (coalesce(p_closed, false) or not coalesce(p_has_bpo_groupe, false)))
+);
 
 revoke execute on function private.is_reviewed(public.right_status, boolean, boolean, boolean) from public;
 -- Inlining checks EXECUTE as the caller, as a call would.
@@ -399,8 +405,8 @@ select
   coalesce(sum(k.n) filter (where k.status = 'pending'), 0)::integer as pending_count,
   coalesce(sum(k.n) filter (where k.status = 'validated_manager'), 0)::integer as validated_manager_count,
   coalesce(sum(k.n) filter (where k.status = 'validated_bpo_metier'), 0)::integer as validated_bpo_metier_count,
-  coalesce(sum(k.n) filter (where private.is_validated_status(k.status)), 0)::integer as validated_count,
-  coalesce(sum(k.n) filter (where private.is_refused_status(k.status)), 0)::integer as refused_count
+  coalesce(sum(k.n) filter (where k.status = any (private.validated_statuses())), 0)::integer as validated_count,
+  coalesce(sum(k.n) filter (where k.status = any (private.refused_statuses())), 0)::integer as refused_count
 from public.campaigns c
 left join counts k on k.campaign_id = c.id
 left join public.applications a on a.id = k.application_id
@@ -813,6 +819,8 @@ create function private.tally_rights() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = tallied_old, newtable = tallied_new
 declare
   v_rows bigint;
   v_usage_rows bigint;
@@ -902,6 +910,8 @@ create function private.tally_decisions() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = decided_old, newtable = decided_new
 declare
   v_rows bigint;
 begin
@@ -1036,8 +1046,8 @@ begin
            t.application_id,
            t.campaign_id,
            sum(t.rights)::bigint,
-           coalesce(sum(t.rights) filter (where private.is_validated_status(t.status)), 0)::bigint,
-           coalesce(sum(t.rights) filter (where private.is_refused_status(t.status)), 0)::bigint,
+           coalesce(sum(t.rights) filter (where t.status = any (private.validated_statuses())), 0)::bigint,
+           coalesce(sum(t.rights) filter (where t.status = any (private.refused_statuses())), 0)::bigint,
            coalesce(sum(t.rights) filter (where t.status = 'treatment_required'), 0)::bigint,
            coalesce(sum(t.rights) filter (where t.status = 'pending'), 0)::bigint,
            coalesce(sum(t.rights) filter (
@@ -1326,9 +1336,10 @@ grant execute on function
 
 -- The role names of an incompatible_roles parameter, as rules are evaluated: its string entries, trimmed, blanks and
 -- repeats left out; null when the parameter is missing or not an array. A rule with fewer than two names cannot be
--- evaluated. Plain SQL with no SET clause, inlined into its callers as private.rights_in_scope is.
+-- evaluated.
 create function private.rule_roles(p_parameters jsonb) returns text[]
 language sql immutable
+set search_path = ''
 as $$
   select case when jsonb_typeof(p_parameters -> 'incompatible_roles') = 'array' then array(
       select distinct btrim(e.value #>> '{}')
@@ -1340,18 +1351,24 @@ $$;
 -- Separation of duties, the one rule behind Conformité's violations, the RSSI's « Rôles incompatibles » and its list:
 -- the people holding rights under two or more of p_roles (names compared exactly as imported) on p_application_id, or
 -- on any application when null (the roles may then be held on different ones); among p_users only, when given. One row
--- per person. Plain SQL with no SET clause, inlined into its callers.
+-- per person. Planned for the values it is given, as its callers plan theirs.
 create function private.role_conflict_holders(p_roles text[], p_application_id uuid, p_users uuid[] default null)
 returns table (user_id uuid)
-language sql stable
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
 as $$
-  select ur.user_id
-    from public.user_rights ur
-   where ur.role_name = any (p_roles)
-     and (p_application_id is null or ur.application_id = p_application_id)
-     and (p_users is null or ur.user_id = any (p_users))
-   group by ur.user_id
-  having count(distinct ur.role_name) >= 2
+#variable_conflict use_column
+begin
+  return query
+    select ur.user_id
+      from public.user_rights ur
+     where ur.role_name = any (p_roles)
+       and (p_application_id is null or ur.application_id = p_application_id)
+       and (p_users is null or ur.user_id = any (p_users))
+     group by ur.user_id
+    having count(distinct ur.role_name) >= 2;
+end;
 $$;
 
 -- The violations of the enabled incompatible_roles rules, one row per rule and person, as Conformité counts them under
@@ -1388,18 +1405,24 @@ $$;
 -- accounts. Each right of a duplicate is listed, both of a pair. Of p_users only, when given.
 create function private.duplicate_rights_of(p_users uuid[])
 returns table (right_id uuid, user_id uuid, application_id uuid, account_type public.account_type)
-language sql stable
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
 as $$
-  select x.id, x.user_id, x.application_id, x.account_type
-    from (
-      select ur.id, ur.user_id, ur.application_id, ur.account_type,
-             count(*) over (partition by ur.user_id, ur.application_id, lower(btrim(ur.role_name))) as same_role,
-             min(ur.account_type) over (partition by ur.user_id, ur.application_id) as first_type,
-             max(ur.account_type) over (partition by ur.user_id, ur.application_id) as last_type
-        from public.user_rights ur
-       where p_users is null or ur.user_id = any (p_users)
-    ) x
-   where x.same_role > 1 or x.first_type <> x.last_type
+#variable_conflict use_column
+begin
+  return query
+    select x.id, x.user_id, x.application_id, x.account_type
+      from (
+        select ur.id, ur.user_id, ur.application_id, ur.account_type,
+               count(*) over (partition by ur.user_id, ur.application_id, lower(btrim(ur.role_name))) as same_role,
+               min(ur.account_type) over (partition by ur.user_id, ur.application_id) as first_type,
+               max(ur.account_type) over (partition by ur.user_id, ur.application_id) as last_type
+          from public.user_rights ur
+         where p_users is null or ur.user_id = any (p_users)
+      ) x
+     where x.same_role > 1 or x.first_type <> x.last_type;
+end;
 $$;
 
 create table private.role_conflicts (
@@ -1467,6 +1490,8 @@ create function private.track_holder_risks() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = risk_old, newtable = risk_new
 begin
   if tg_op = 'INSERT' then
     perform private.refresh_holder_risks(array(select distinct n.user_id from risk_new n));
@@ -1641,7 +1666,7 @@ revoke execute on function
   private.role_conflict_page(uuid, integer, integer),
   private.risk_ignored_filters(text, text, public.account_type)
   from public, anon, authenticated, service_role;
--- rssi_compliance inlines the first two as the caller; rssi_dashboard and rssi_risk_list call the others.
+-- rssi_compliance calls the first two as the caller; rssi_dashboard and rssi_risk_list call the others.
 grant execute on function
   private.rule_roles(jsonb),
   private.role_conflict_holders(text[], uuid, uuid[]),
@@ -1764,9 +1789,9 @@ begin
       ur.application_id,
       ur.campaign_id,
       count(*) as total,
-      count(*) filter (where private.is_validated_status(ur.status)) as validated,
+      count(*) filter (where ur.status = any (private.validated_statuses())) as validated,
       count(*) filter (where ur.last_used_at is null or ur.last_used_at < v_cutoff) as at_risk,
-      count(*) filter (where private.is_refused_status(ur.status)) as refused,
+      count(*) filter (where ur.status = any (private.refused_statuses())) as refused,
       count(*) filter (where ur.status = 'treatment_required') as treatment,
       count(*) filter (where ur.status = 'pending') as pending,
       -- As private.tallied_rights counts them: a running campaign's rights, the only ones read.
@@ -2249,13 +2274,22 @@ grant execute on function public.rssi_risk_list(text, text, uuid, public.account
 
 -- The campaign items in scope of the trends: of the application and the account type asked for (null = any) that
 -- match the search (private.search_pattern's, null = none) by what they recorded when their campaign started: role
--- name, holder's e-mail and name, application name. Plain SQL with no SET clause, inlined into its callers' queries as
--- private.rights_in_scope is (see there).
+-- name, holder's e-mail and name, application name. Inlined into its callers' queries, its body SQL-standard, as
+-- private.rights_in_scope (see there).
 create function private.items_in_scope(p_pattern text, p_application_id uuid, p_account_type public.account_type)
-returns setof public.campaign_items
+returns table (
+  id uuid, campaign_id uuid, right_id uuid, holder_id uuid, holder_name text, holder_email text, manager_id uuid,
+  manager_name text, application_id uuid, application_name text, ra_id uuid, bpo_metier_id uuid, bpo_groupe_id uuid,
+  rssi_id uuid, role_name text, account_type public.account_type, granted_at timestamptz, last_used_at timestamptz,
+  justification text, status public.right_status, undecided_at_closure boolean, created_at timestamptz,
+  updated_at timestamptz
+)
 language sql stable
-as $$
-  select i.*
+begin atomic
+  select i.id, i.campaign_id, i.right_id, i.holder_id, i.holder_name, i.holder_email, i.manager_id, i.manager_name,
+         i.application_id, i.application_name, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id, i.role_name,
+         i.account_type, i.granted_at, i.last_used_at, i.justification, i.status, i.undecided_at_closure, i.created_at,
+         i.updated_at
     from public.campaign_items i
    where (p_application_id is null or i.application_id = p_application_id)
      and (p_account_type is null or i.account_type = p_account_type)
@@ -2265,8 +2299,8 @@ as $$
        or i.holder_email ilike p_pattern
        or i.holder_name ilike p_pattern
        or i.application_name ilike p_pattern
-     )
-$$;
+     );
+end;
 
 -- The running campaigns' items in scope decided at least once, per review stage. Security definer, rssi only, as the
 -- tally readers: read as the caller, each decision was fetched from the table to test its row-level policy, one
@@ -2411,7 +2445,7 @@ begin
   points as (
     select r.*,
            coalesce(sum(p.items), 0)::bigint as total,
-           coalesce(sum(p.items) filter (where private.is_validated_status(p.status)), 0)::bigint as validated,
+           coalesce(sum(p.items) filter (where p.status = any (private.validated_statuses())), 0)::bigint as validated,
            coalesce(sum(p.items) filter (where j.reviewed), 0)::bigint as reviewed,
            coalesce(sum(p.items) filter (where r.status <> 'active' and not j.reviewed), 0)::bigint as undecided,
            coalesce(sum(p.at_risk), 0)::bigint as at_risk
@@ -2561,7 +2595,7 @@ declare
   v_total bigint;
   v_compliant bigint;
   v_validated bigint;
-  v_active_rules bigint := 0;
+  v_active_rules integer := 0;
   v_rules jsonb := '[]'::jsonb;
   v_rule record;
   v_scope uuid;
@@ -2580,16 +2614,16 @@ begin
       ur.application_id,
       count(*) as total,
       count(*) filter (
-        where not private.is_refused_status(ur.status)
+        where not (ur.status = any (private.refused_statuses()))
           and ur.last_used_at >= v_cutoff
       ) as compliant,
-      count(*) filter (where private.is_validated_status(ur.status)) as validated
+      count(*) filter (where ur.status = any (private.validated_statuses())) as validated
     from public.user_rights ur
     where p_application_id is null or ur.application_id = p_application_id
     group by ur.application_id
   )
   select
-    coalesce(sum(p.total), 0), coalesce(sum(p.compliant), 0), coalesce(sum(p.validated), 0),
+    coalesce(sum(p.total), 0)::bigint, coalesce(sum(p.compliant), 0)::bigint, coalesce(sum(p.validated), 0)::bigint,
     coalesce(jsonb_agg(jsonb_build_object(
       'application_id', a.id,
       'application_name', a.name,

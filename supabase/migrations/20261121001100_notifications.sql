@@ -254,13 +254,15 @@ language plpgsql security definer
 set search_path = ''
 set jit = off
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = changed_from, newtable = changed_to
 declare
   v_moved jsonb;
   v_campaigns uuid[];
   -- The states in which an item waits for the BPO Métier, the BPO Groupe or the RA: only these make a digest (a
   -- holder's validation, which goes to the manager, does not).
   v_reaching constant public.right_status[] := array['validated_manager', 'validated_bpo_metier', 'refused_user',
-    'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required'];
+    'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']::public.right_status[];
 begin
   if not private.notifications_live() then
     return null;

@@ -41,7 +41,6 @@ declare
   may_act boolean;
   own_refusal text;
   acting record;
-  acting_refusal text;
 begin
   refused_people := array_remove(array[(select auth.uid())], null);
   if (select auth.uid()) is null then
@@ -409,7 +408,7 @@ declare
   outcome public.review_decision;
   reason text;
   -- An array, appended to in place: a jsonb value would be copied whole at each line.
-  results jsonb[] := '{}';
+  results jsonb[] := '{}'::jsonb[];
   failures integer := 0;
   names record;
 begin

@@ -84,7 +84,7 @@ declare
   v_me uuid := auth.uid();
   v_counts record;
   v_errors jsonb;
-  v_leaving bigint := 0;
+  v_leaving bigint := 0::bigint;
   v_invite jsonb := '[]'::jsonb;
   v_deactivated jsonb := '[]'::jsonb;
   v_reactivated jsonb := '[]'::jsonb;
@@ -98,6 +98,11 @@ begin
   perform pg_advisory_xact_lock(hashtext('recertif.import_directory'));
 
   drop table if exists pg_temp.directory_import;
+  -- The table created below, as plpgsql_check is to read it (scripts/db-lint/plpgsql-check.ts).
+  perform 'PRAGMA:TABLE: directory_import (seq bigint, line integer, is_object boolean, email text, first_name text, '
+          'last_name text, position text, department text, manager_email text, role_text text, role public.user_role, '
+          'first_line integer, first_seq bigint, existing_id uuid, existing_role public.user_role, '
+          'existing_active boolean, new_id uuid, manager_id uuid, errors text[])';
   create temp table directory_import on commit drop as
   with raw as (
     select
@@ -247,6 +252,7 @@ begin
     -- statement rather than by the row trigger: row by row, each its own insert into the sealed trail, they took 15 of
     -- the 17 seconds of an import of 10,000 people.
     drop table if exists pg_temp.directory_before;
+    perform 'PRAGMA:TABLE: directory_before (id uuid, old_row jsonb)';
     create temp table directory_before on commit drop as
       select u.id, to_jsonb(u) - 'search_text' as old_row
         from public.users u
@@ -394,6 +400,8 @@ begin
     raise exception 'Au plus % invitations à la fois.', private.import_line_limit() using errcode = '22023';
   end if;
   select u.first_name || ' ' || u.last_name into v_inviter from public.users u where u.id = auth.uid();
+  -- The same table for plpgsql_check (scripts/db-lint/plpgsql-check.ts), which does not run what it checks.
+  perform 'PRAGMA:TABLE: invitation_request (id uuid, email text, name text, already boolean)';
   create temp table if not exists invitation_request (id uuid, email text, name text, already boolean) on commit drop;
   truncate pg_temp.invitation_request;
   insert into pg_temp.invitation_request
@@ -462,6 +470,13 @@ begin
   perform pg_advisory_xact_lock(hashtext('recertif.import_applications'));
 
   drop table if exists pg_temp.applications_import;
+  -- The table created below, as plpgsql_check is to read it (scripts/db-lint/plpgsql-check.ts).
+  perform 'PRAGMA:TABLE: applications_import (line integer, is_object boolean, name text, description text, '
+          'ra_email text, bpo_metier_email text, bpo_groupe_email text, rssi_email text, first_line integer, '
+          'existing_id uuid, ra_id uuid, ra_role public.user_role, ra_active boolean, bpo_metier_id uuid, '
+          'bpo_metier_role public.user_role, bpo_metier_active boolean, bpo_groupe_id uuid, '
+          'bpo_groupe_role public.user_role, bpo_groupe_active boolean, rssi_id uuid, rssi_role public.user_role, '
+          'rssi_active boolean)';
   create temp table applications_import on commit drop as
   with raw as (
     select

@@ -97,10 +97,12 @@ create function private.announce_rights_changed() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = live_old_rows, newtable = live_new_rows
 declare
-  v_holders uuid[] := '{}';
-  v_applications uuid[] := '{}';
-  v_campaigns uuid[] := '{}';
+  v_holders uuid[] := '{}'::uuid[];
+  v_applications uuid[] := '{}'::uuid[];
+  v_campaigns uuid[] := '{}'::uuid[];
   v_people uuid[];
 begin
   if tg_op in ('INSERT', 'UPDATE') then
@@ -147,8 +149,10 @@ create function private.announce_users_changed() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = live_old_rows, newtable = live_new_rows
 declare
-  v_people uuid[] := '{}';
+  v_people uuid[] := '{}'::uuid[];
 begin
   if tg_op in ('INSERT', 'UPDATE') then
     v_people := v_people || array(select unnest(array[n.id, n.manager_id]) from live_new_rows n);
@@ -166,8 +170,10 @@ create function private.announce_applications_changed() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = live_old_rows, newtable = live_new_rows
 declare
-  v_people uuid[] := '{}';
+  v_people uuid[] := '{}'::uuid[];
 begin
   if tg_op in ('INSERT', 'UPDATE') then
     v_people := v_people || array(select unnest(array[n.bpo_metier_id, n.bpo_groupe_id, n.ra_id]) from live_new_rows n);
@@ -185,8 +191,10 @@ create function private.announce_campaigns_changed() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+-- The statement's rows, for plpgsql_check (scripts/db-lint/plpgsql-check.ts):
+-- @plpgsql_check_options: oldtable = live_old_rows, newtable = live_new_rows
 declare
-  v_campaigns uuid[] := '{}';
+  v_campaigns uuid[] := '{}'::uuid[];
 begin
   if tg_op in ('INSERT', 'UPDATE') then
     v_campaigns := v_campaigns || array(select n.id from live_new_rows n);

@@ -123,8 +123,8 @@ describe('an insider who bypasses the read-only trigger', () => {
       tx.query(
         `update public.audit_logs a
             set user_email = 'quelquun@example.com',
-                hash = sha256(convert_to(private.audit_chain_text(a.id, a."timestamp", a.user_id, 'quelquun@example.com',
-                         a.user_name, a.action, a.resource_type, a.resource_id, a.details, a.ip_address), 'UTF8') || a.prev_hash)
+                hash = private.audit_chain_hash(a.id, a."timestamp", a.user_id, 'quelquun@example.com', a.user_name,
+                         a.action, a.resource_type, a.resource_id, a.details, a.ip_address, a.prev_hash)
           where id = $1`,
         [middle],
       ),

@@ -198,7 +198,7 @@ async function run(seed: number) {
       })
       const waiting = await db.query(
         `select id::text, campaign_id::text, status::text from public.user_rights
-          where application_id = $1 and private.awaits_treatment(status) order by id`,
+          where application_id = $1 and status = any (private.statuses_awaiting_treatment()) order by id`,
         [app],
       )
       campaign = await createDraftCampaign(db, { applicationId: app })

@@ -219,7 +219,8 @@ describe.each(['completed', 'archived'] as const)('a %s campaign is frozen', (st
 
   it('a new campaign on its application leaves its rights with the RA until treated, then takes them along, and it keeps its decisions', async () => {
     const waiting = await db.query<{ id: string }>(
-      `select id::text from public.user_rights where campaign_id = $1 and private.awaits_treatment(status) order by id`,
+      `select id::text from public.user_rights
+        where campaign_id = $1 and status = any (private.statuses_awaiting_treatment()) order by id`,
       [c.campaign],
     )
     expect(waiting.rows.length).toBeGreaterThan(0)

@@ -103,13 +103,13 @@ alter table g_sealed add primary key (id);
 insert into public.audit_logs (id, user_id, user_email, user_name, action, resource_type, resource_id, details, "timestamp",
   ip_address, prev_hash, hash, search_id)
 with recursive chain (id, prev_hash, hash) as (
-  select s.id, null::bytea, private.audit_chain_hash(private.audit_chain_text(s.id, s.ts, s.user_id, s.user_email,
-           s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ip_address), null)
+  select s.id, null::bytea, private.audit_chain_hash(s.id, s.ts, s.user_id, s.user_email, s.user_name, s.action,
+           s.resource_type, s.resource_id, s.details, s.ip_address, null)
     from g_sealed s
    where s.id = 1
   union all
-  select s.id, c.hash, private.audit_chain_hash(private.audit_chain_text(s.id, s.ts, s.user_id, s.user_email,
-           s.user_name, s.action, s.resource_type, s.resource_id, s.details, s.ip_address), c.hash)
+  select s.id, c.hash, private.audit_chain_hash(s.id, s.ts, s.user_id, s.user_email, s.user_name, s.action,
+           s.resource_type, s.resource_id, s.details, s.ip_address, c.hash)
     from chain c
     join g_sealed s on s.id = c.id + 1
 )
