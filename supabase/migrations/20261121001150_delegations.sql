@@ -429,7 +429,7 @@ begin
     if chosen is null then
       raise exception 'Choisissez au moins un droit à déléguer.' using errcode = '22023';
     end if;
-    select array_agg(i.id), count(*) into items, in_scope
+    select array_agg(i.id), count(*)::integer into items, in_scope
       from public.campaign_items i
       join public.users h on h.id = i.holder_id
       join public.applications a on a.id = i.application_id
