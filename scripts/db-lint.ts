@@ -39,6 +39,12 @@ try {
   })
 } finally {
   await db.close()
+  // The pool's connections end a moment after it closes: waited for, so that the drop has none to terminate.
+  for (let tries = 0; tries < 50; tries++) {
+    const { rows } = await admin.query<{ n: number }>('select count(*)::integer as n from pg_stat_activity where datname = $1', [name])
+    if (rows[0]?.n === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
   await admin.query(`drop database if exists ${name} with (force)`)
   await admin.end()
 }
