@@ -56,8 +56,11 @@ export async function installBroadcasts(db: Database): Promise<boolean> {
 }
 
 export interface BroadcastRow {
-  /** Null when the message was deleted before delivery. */
-  id: string | null
+  /** The committed transaction that inserted it. */
+  txid: string
+  /** Its place in the queue: the order of insertion within a transaction. */
+  queueId: string
+  id: string
   topic: string | null
   event: string | null
   payload: unknown
@@ -65,29 +68,34 @@ export interface BroadcastRow {
 }
 
 /**
- * A committed transaction's messages, in the order they were inserted, in one read: paging by the queue's id costs
- * a sort of the whole transaction per page while the queue's statistics still say it is small.
+ * Takes committed transactions' messages off the queue: their queue rows are deleted, then their rows of
+ * realtime.messages, and the messages returned with their transaction and queue id (in no order: the caller orders
+ * them). Hosted keeps messages a few days (partitions it drops), for replay; locally nothing reads them after
+ * delivery. One transaction for a batch of transactions rather than a read and a delete for each: under a burst of
+ * decisions, each round trip waited its turn for a pooled connection behind the requests in flight, and the
+ * deliveries fell half a second to a second behind (tests/bench, liveUpdates). Each statement filters by a list of
+ * values, which PostgreSQL matches through an index or a hash whatever the tables' statistics say: a join of the two
+ * tables, planned on statistics taken while they were nearly empty, ran as a nested loop over 9,000 messages and
+ * took 11 s. A message deleted before delivery is not returned.
  */
-export async function readBroadcasts(db: Database, txid: string): Promise<BroadcastRow[]> {
-  const { rows } = await db.query<BroadcastRow>(
-    `select m.id::text as id, m.topic, m.event, m.payload, m.private
-       from realtime_local.broadcasts b
-       left join realtime.messages m on m.id = b.message_id and m.inserted_at = b.inserted_at
-      where b.txid = $1::bigint
-      order by b.id`,
-    [txid],
-  )
-  return rows
-}
-
-/**
- * Deletes a transaction's messages once handled. Hosted keeps them a few days (partitions it drops), for replay;
- * locally nothing reads them after delivery.
- */
-export async function forgetBroadcasts(db: Database, txid: string): Promise<void> {
-  await db.script(
-    `delete from realtime.messages m using realtime_local.broadcasts b
-      where b.txid = ${BigInt(txid)} and m.id = b.message_id and m.inserted_at = b.inserted_at;
-     delete from realtime_local.broadcasts where txid = ${BigInt(txid)};`,
-  )
+export async function takeBroadcasts(db: Database, txids: readonly string[]): Promise<BroadcastRow[]> {
+  // One transaction: one wait for a pooled connection, and a failure leaves both tables as they were.
+  return db.transaction(async (tx) => {
+    const { rows: queued } = await tx.query<{ txid: string; queueId: string; messageId: string }>(
+      `delete from realtime_local.broadcasts where txid = any ($1::bigint[])
+       returning txid::text as txid, id::text as "queueId", message_id::text as "messageId"`,
+      [txids.map((txid) => BigInt(txid).toString())],
+    )
+    if (queued.length === 0) return []
+    const { rows: messages } = await tx.query<Omit<BroadcastRow, 'txid' | 'queueId'>>(
+      `delete from realtime.messages where id = any ($1::uuid[])
+       returning id::text as id, topic, event, payload, private`,
+      [queued.map((row) => row.messageId)],
+    )
+    const byId = new Map(messages.map((message) => [message.id, message]))
+    return queued.flatMap(({ txid, queueId, messageId }) => {
+      const message = byId.get(messageId)
+      return message ? [{ ...message, txid, queueId }] : []
+    })
+  })
 }
