@@ -1,4 +1,4 @@
-/** The budgets of issues #9, #14 and #19 and the informational figures, read from the measures' results. */
+/** The budgets of issues #9, #14, #19 and #34 and the informational figures, read from the measures' results. */
 import type { PageScripts } from './measures/bundles'
 import type { CampaignRecordResult } from './measures/campaign-record'
 import type { FilterResult, SignInResult } from './measures/dashboard'
@@ -10,6 +10,7 @@ import type { measureQueueRpc, ReviewsResult } from './measures/reviews'
 import type { StartupResult } from './measures/startup'
 import type { DirectoryImportResult } from './measures/directory-import'
 import type { UsersPageResult } from './measures/users-page'
+import type { LiveRound, LiveUpdatesResult } from './measures/live-updates'
 import { budget, kb, mb, ms, type BudgetLine, type InfoLine } from './report'
 
 interface Results {
@@ -26,6 +27,7 @@ interface Results {
   campaignRecord?: CampaignRecordResult
   directoryImport?: DirectoryImportResult
   startup?: StartupResult
+  liveUpdates?: LiveUpdatesResult
 }
 
 const LIMITS = {
@@ -41,6 +43,14 @@ const LIMITS = {
   directoryImportMs: 10_000,
   campaignStartMs: 10_000,
   evidencePackMs: 10_000,
+  liveDeliveryP95Ms: 1000,
+  /** Issue 34: the database's CPU per decision with the most connections open, against none. */
+  liveDatabaseCpuGrowth: 0.2,
+  liveStartCurrentMs: 5000,
+  liveMessagesPerPerson: 1,
+  /** Issue 34: ten thousand idle connections in 2 GB of the backend's memory. */
+  liveIdleConnections: 10_000,
+  liveIdleMemoryBytes: 2_000_000_000,
 }
 
 /**
@@ -115,13 +125,14 @@ export function buildReport(
       r.decisions?.p95Ms,
       LIMITS.decisionP95Ms,
       ms,
-      r.decisions ? `${r.decisions.reviewers} reviewers × ${r.decisions.decisionsPerReviewer} after ${r.decisions.warmupPerReviewer} untimed${r.decisions.failures ? `, ${r.decisions.failures} failed` : ''}` : failed('decisions'),
+      r.decisions ? `${r.decisions.reviewers} reviewers × ${r.decisions.decisionsPerReviewer} after ${r.decisions.warmupPerReviewer} untimed, ${r.decisions.liveConnections ?? 0} live connections${r.decisions.failures ? `, ${r.decisions.failures} failed` : ''}` : failed('decisions'),
     )],
     ['export', budget('Manager Excel export', r.export?.durationMs, LIMITS.exportMs, ms, r.export ? `${r.export.rows} rows` : failed('export'))],
     ['startup', startup?.skipped
       ? { name: 'npm start ready', value: 'skipped', limit: `≤ ${ms(LIMITS.startupMs)}`, ok: false, note: startup.skipped }
       : budget('npm start ready', startup?.readyMs, LIMITS.startupMs, ms, startup ? `Ctrl-C: ${startup.stoppedCleanly ? 'all stopped' : 'not all stopped'} in ${ms(startup.stopMs ?? 0)}` : failed('startup'))],
   ]
+  lines.push(...liveBudgets(r.liveUpdates, failed('liveUpdates'), options.onPostgres).map((line): [string, BudgetLine] => ['liveUpdates', line]))
   // 10 s each on PostgreSQL up to scale 1 (issue #14), the start 60 s above (issue #19); PGlite, one process in WASM,
   // gives the figures for information only.
   const { plan } = options
@@ -179,6 +190,7 @@ export function buildReport(
     const alone = r.decisions.alone
     if (alone) info.push({ name: 'Decision round trip, one reviewer alone', value: `p50 ${ms(alone.p50Ms)}, p95 ${ms(alone.p95Ms)} (${alone.decisions} decisions)` })
   }
+  if (r.liveUpdates) info.push(...liveInfo(r.liveUpdates))
   if (r.export) {
     const { phases } = r.export
     info.push({ name: 'Export: fetching rows / building the file', value: `${ms(phases.fetchMs)} (${phases.requests} requests, slowest ${ms(phases.slowestRequestMs)}) / ${ms(phases.buildMs)}` })
@@ -221,4 +233,154 @@ export function buildReport(
   }
   for (const [name, message] of Object.entries(errors)) info.push({ name: `error in ${name}`, value: message.slice(0, 200) })
   return { budgets, info }
+}
+
+const thousands = (value: number) => value.toLocaleString('en-US')
+const withConnections = (round: LiveRound) => `${thousands(round.connections)} live connections${round.again ? ' (again, last)' : ''}`
+const cpu = (value: number | null) => (value === null ? '-' : `${value} ms`)
+
+/**
+ * Issue 34, with browsers' connections open: every round's decision p95 (the decisions' budget) and delivery p95;
+ * the database's CPU per decision with the most connections against none (on PostgreSQL, where the database has
+ * processes of its own); ten thousand idle connections' memory; a campaign's start reaching every connected person it
+ * concerns within 5 s, with one message each.
+ */
+function liveBudgets(live: LiveUpdatesResult | undefined, failure: string | undefined, onPostgres: boolean): BudgetLine[] {
+  if (!live) {
+    return [budget('Decision p95 with live connections open', undefined, LIMITS.decisionP95Ms, ms, failure)]
+  }
+  const lines: BudgetLine[] = []
+  for (const round of live.rounds) {
+    if (round.connections === 0) continue
+    lines.push(budget(
+      `Decision p95, ${withConnections(round)}`,
+      round.p95Ms,
+      LIMITS.decisionP95Ms,
+      ms,
+      `${round.reviewers} reviewers × ${round.decisions / Math.max(1, round.reviewers)}${round.failures ? `, ${round.failures} failed` : ''}`,
+    ))
+    const delivery = round.delivery
+    const line = budget(
+      `Live delivery p95 to the people concerned, ${withConnections(round)}`,
+      delivery?.p95Ms,
+      LIMITS.liveDeliveryP95Ms,
+      ms,
+      delivery ? `${delivery.pairs} deliveries to ${delivery.topics} people${delivery.unmatchedTopics ? `; ${delivery.unmatchedTopics} people left out, ${delivery.missing} messages missing` : ''}` : 'none connected',
+    )
+    lines.push(delivery && delivery.missing > 0 ? { ...line, ok: false } : line)
+  }
+  // Against no connection: the mean of the round without, run first and again last, so that drift over the rounds
+  // (the caches, the statistics, the machine's other jobs) counts for neither side.
+  const none = live.rounds.filter((round) => round.connections === 0)
+  const most = live.rounds.reduce<LiveRound | undefined>((max, round) => (!max || round.connections > max.connections ? round : max), undefined)
+  if (onPostgres && none.length > 0 && most && most.connections > 0) {
+    const name = `Database CPU per decision, ${withConnections(most)} against none`
+    const limit = `< +${LIMITS.liveDatabaseCpuGrowth * 100} %`
+    const baselines = none.map((round) => round.databaseCpuMs)
+    if (baselines.some((value) => value === null) || most.databaseCpuMs === null) {
+      lines.push({ name, value: 'not measured', limit, ok: false, note: 'no /proc' })
+    } else {
+      const baseline = (baselines as number[]).reduce((sum, value) => sum + value, 0) / baselines.length
+      const growth = most.databaseCpuMs / baseline - 1
+      lines.push({
+        name,
+        value: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)} %`,
+        limit,
+        ok: growth < LIMITS.liveDatabaseCpuGrowth,
+        note: `${baselines.join(' and ')} → ${most.databaseCpuMs} ms a decision`,
+      })
+    }
+  }
+  const opened = live.rounds.filter((round) => round.memory?.perConnectionBytes !== null && round.memory?.perConnectionBytes !== undefined && (round.opening?.opened ?? 0) > 0)
+  // The largest batch opened gives the steadiest figure per connection.
+  const batch = opened.reduce<LiveRound | undefined>((max, round) => (!max || (round.opening?.opened ?? 0) > (max.opening?.opened ?? 0) ? round : max), undefined)
+  if (batch?.memory?.perConnectionBytes !== undefined && batch.memory.perConnectionBytes !== null) {
+    lines.push(budget(
+      `Backend memory for ${thousands(LIMITS.liveIdleConnections)} idle connections`,
+      batch.memory.perConnectionBytes * LIMITS.liveIdleConnections,
+      LIMITS.liveIdleMemoryBytes,
+      mb,
+      `${(batch.memory.perConnectionBytes / 1024).toFixed(1)} KiB a connection, from ${thousands(batch.opening?.opened ?? 0)} opened`,
+    ))
+  }
+  const start = live.start
+  if (start && 'error' in start) {
+    lines.push({ name: 'Campaign start: every connected person concerned told', value: 'not measured', limit: `≤ ${ms(LIMITS.liveStartCurrentMs)}`, ok: false, note: start.error.slice(0, 120) })
+  } else if (start) {
+    lines.push(budget(
+      `Campaign start of ${thousands(start.items)} items: every connected person concerned told`,
+      start.allCurrentMs,
+      LIMITS.liveStartCurrentMs,
+      ms,
+      `${thousands(start.reached)} of ${thousands(start.affectedConnected)} connected people concerned reached, from the start's answer; ${thousands(start.connections)} connections`,
+    ))
+    lines.push({
+      name: 'Campaign start: messages per connected person',
+      value: `at most ${start.framesPerPersonMax}`,
+      limit: `≤ ${LIMITS.liveMessagesPerPerson}`,
+      ok: start.framesPerPersonMax <= LIMITS.liveMessagesPerPerson,
+      note: `mean ${start.framesPerPersonMean} over the people concerned`,
+    })
+    const roles = Object.entries(start.audiences)
+    const most = Math.max(0, ...roles.map(([, count]) => count))
+    lines.push({
+      name: 'Campaign start: messages per connection on the admin and rssi topics',
+      value: roles.length > 0 ? `at most ${most}` : 'none connected',
+      limit: `≤ ${LIMITS.liveMessagesPerPerson}`,
+      ok: most <= LIMITS.liveMessagesPerPerson,
+      note: roles.map(([topic, count]) => `${topic} ${count}`).join(', ') || undefined,
+    })
+  }
+  return lines
+}
+
+function liveInfo(live: LiveUpdatesResult): InfoLine[] {
+  const info: InfoLine[] = []
+  for (const round of live.rounds) {
+    const n = withConnections(round)
+    info.push({ name: `Live ${n}: decision p50 / p95 / max`, value: `${ms(round.p50Ms)} / ${ms(round.p95Ms)} / ${ms(round.maxMs)} (${round.decisions} decisions by ${round.reviewers} reviewers)` })
+    info.push({
+      name: `Live ${n}: CPU a decision, server / database / deciders / connections`,
+      value: `${cpu(round.serverCpuMs)} / ${round.databaseCpuMs === null ? 'inside the server (PGlite)' : `${cpu(round.databaseCpuMs)} (${cpu(round.databaseTotalCpuMs)} with autovacuum and writers)`} / ${cpu(round.clientCpuMs)} / ${cpu(round.connectionsCpuMs)}`,
+    })
+    const topics = round.framesByTopic
+    info.push({
+      name: `Live ${n}: messages a decision`,
+      value: `${round.framesPerDecision} received (people ${topics.person}; each admin ${topics.admin}, each rssi ${topics.rssi}${topics.other ? `; other ${topics.other}` : ''})${round.messagesPerDecision === null ? '' : `; ${round.messagesPerDecision} inserted into realtime.messages`}`,
+    })
+    if (round.delivery && round.delivery.pairs > 0) {
+      const d = round.delivery
+      info.push({ name: `Live ${n}: delivery p50 / p95 / max`, value: `${cpu(d.p50Ms)} / ${cpu(d.p95Ms)} / ${cpu(d.maxMs)} (${d.beforeResponse} of ${d.pairs} before the decision's answer)` })
+    }
+    if (round.opening) {
+      const memory = round.memory
+      info.push({
+        name: `Live ${n}: opening and joining`,
+        value: `${round.opening.opened} in ${ms(round.opening.durationMs)}${round.opening.failed ? `, ${round.opening.failed} failed (${round.opening.firstFailure})` : ''}${memory ? `; backend RSS ${mb(memory.beforeBytes)} → ${mb(memory.afterBytes)}` : ''}`,
+      })
+    }
+  }
+  // On PGlite the database runs inside the server: its CPU is the server's.
+  const none = live.rounds.filter((round) => round.connections === 0 && round.serverCpuMs !== null)
+  const most = live.rounds.reduce<LiveRound | undefined>((max, round) => (!max || round.connections > max.connections ? round : max), undefined)
+  if (live.backend === 'pglite' && none.length > 0 && most?.serverCpuMs && most.connections > 0) {
+    const baseline = none.reduce((sum, round) => sum + round.serverCpuMs!, 0) / none.length
+    info.push({
+      name: `Live: server CPU a decision (PGlite: with the database), ${withConnections(most)} against none`,
+      value: `${((most.serverCpuMs / baseline - 1) * 100).toFixed(0)} % (${none.map((round) => round.serverCpuMs).join(' and ')} → ${most.serverCpuMs} ms)`,
+    })
+  }
+  const start = live.start
+  if (start && !('error' in start)) {
+    info.push({ name: 'Live start: completion before it', value: `${ms(start.completion.durationMs)} (${start.completion.items} items)` })
+    info.push({
+      name: 'Live start: answer / people concerned',
+      value: `${ms(start.durationMs)} for ${start.items} items; ${thousands(start.affectedPeople)} people concerned, ${thousands(start.affectedConnected)} connected; delivery p95 ${cpu(start.deliveryP95Ms)}; from the request ${start.allCurrentFromRequestMs === null ? '-' : ms(start.allCurrentFromRequestMs)}`,
+    })
+    info.push({
+      name: 'Live start: messages inserted / CPU server, database',
+      value: `${start.messages === null ? '-' : thousands(start.messages)} (${start.messages === null ? '-' : (start.messages / Math.max(1, start.affectedPeople)).toFixed(2)} per person concerned) / ${cpu(start.serverCpuMs)}, ${cpu(start.databaseCpuMs)}`,
+    })
+  }
+  return info
 }

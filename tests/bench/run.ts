@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup] [--only a,b] [--database-ready]`:
+ * `npm run bench [-- --scale F] [--seed N] [--dataset demo] [--runs N] [--skip-startup] [--only a,b] [--database-ready]
+ * [--live-connections 0,1000,10000] [--live-reviewers N]`:
  * boots the local backend with the large dataset (--scale and --seed go to its --dataset-scale and --dataset-seed),
  * builds and serves the app, drives it in Debian's Chromium and prints the figures against the budgets of that scale
  * (budgets.ts, scalePlan). The full results go to .tmp/bench/results.json, and each figure to
@@ -7,7 +8,9 @@
  * is missed. --only runs the named measures alone (see MEASURES); the others show as skipped. Above scale 1 the
  * dataset needs PostgreSQL (DATABASE_URL). --database-ready opens the database at DATABASE_URL as it is, already
  * holding the dataset at that --scale and --seed, instead of generating it anew (minutes at scale 10): the bench
- * changes it, so give it a throwaway copy. Not part of `npm test`.
+ * changes it, so give it a throwaway copy. --live-connections lists the numbers of open Realtime connections the
+ * liveUpdates measure decides with (default 0,1000,10000 on PostgreSQL, 0,1000 on PGlite), --live-reviewers how many
+ * reviewers decide then (default: the decisions measure's number at that scale). Not part of `npm test`.
  */
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -26,6 +29,7 @@ import { measureQueueRpc, measureReviews } from './measures/reviews'
 import { measureUsersPage } from './measures/users-page'
 import { measureStartup } from './measures/startup'
 import { measureDirectoryImport } from './measures/directory-import'
+import { measureLiveUpdates } from './measures/live-updates'
 import { reviewerCandidates } from './support/reviewers'
 import { buildReport, scalePlan } from './budgets'
 import { printTable, writeFigures, writeResults } from './report'
@@ -40,6 +44,8 @@ const { values } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     only: { type: 'string' },
     'database-ready': { type: 'boolean', default: false },
+    'live-connections': { type: 'string' },
+    'live-reviewers': { type: 'string' },
   },
 })
 if (values.dataset !== 'demo' && values.dataset !== 'large') throw new Error(`Unknown dataset: ${values.dataset} (large or demo)`)
@@ -61,7 +67,13 @@ if (!onPostgres && scale > MAX_SCALE.pglite) {
 const databaseReady = values['database-ready']
 if (databaseReady && (!onPostgres || dataset !== 'large')) refuse('--database-ready opens the large dataset already in the database at DATABASE_URL: set DATABASE_URL')
 const plan = scalePlan(scale)
-const MEASURES = ['bundles', 'rssiSignIn', 'rssiFilter', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'startup']
+const liveConnections = (values['live-connections'] ?? (onPostgres ? '0,1000,10000' : '0,1000')).split(',').map((value) => Number(value.trim()))
+if (liveConnections.length === 0 || liveConnections.some((value) => !Number.isInteger(value) || value < 0)) {
+  refuse(`--live-connections lists whole numbers from 0, e.g. 0,1000,10000: ${values['live-connections']}`)
+}
+const liveReviewers = values['live-reviewers'] === undefined ? plan.reviewers : Number(values['live-reviewers'])
+if (!Number.isInteger(liveReviewers) || liveReviewers < 1) refuse(`--live-reviewers must be a whole number from 1: ${values['live-reviewers']}`)
+const MEASURES = ['bundles', 'rssiSignIn', 'rssiFilter', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'liveUpdates', 'startup']
 const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
 const unknown = only?.filter((name) => !MEASURES.includes(name)) ?? []
 if (unknown.length > 0) throw new Error(`Unknown measure(s) in --only: ${unknown.join(', ')} (${MEASURES.join(', ')})`)
@@ -118,7 +130,7 @@ async function main(): Promise<void> {
     results.stack = { backendStartMs: Math.round(stack.backendStartMs), buildMs: Math.round(stack.buildMs) }
     browser = await launchBrowser()
     machine.chromium = browser.version()
-    const { appUrl, backendUrl } = stack
+    const { appUrl, backendUrl, backendPid } = stack
     const service = serviceApi(backendUrl)
     const managerApi = await apiAs(backendUrl, 'manager@example.com')
     const queueCount = Number((await managerApi.rpc('review_queue_count', {})).data ?? 0)
@@ -150,6 +162,23 @@ async function main(): Promise<void> {
         pauseMs: BACKGROUND_PAUSE_MS,
       })
     })
+    // After the campaign record, whose figures it would change: it decides, then completes the largest active
+    // campaign and starts one over its scope (in a whole run, the campaign the record has just started).
+    await step('liveUpdates', async () =>
+      measureLiveUpdates({
+        backendUrl,
+        backendPid,
+        service,
+        admin: await apiAs(backendUrl, 'admin@example.com'),
+        databaseUrl: process.env.DATABASE_URL,
+        connections: liveConnections,
+        reviewerEmails: await reviewerCandidates(service, 3 * liveReviewers),
+        reviewers: liveReviewers,
+        perReviewer: DECISIONS_PER_REVIEWER,
+        campaignStart: true,
+        log,
+      }),
+    )
   } catch (error) {
     errors.stack = error instanceof Error ? error.message : String(error)
     log(`The bench could not start: ${errors.stack}`)

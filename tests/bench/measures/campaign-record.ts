@@ -98,14 +98,14 @@ async function evidencePhases(admin: Api, campaignId: string): Promise<EvidenceP
   return { summaryMs, itemsMs, journalMs, rowsMs, writeMs: lap() }
 }
 
-async function itemCount(service: Api, campaignId: string): Promise<number> {
+export async function itemCount(service: Api, campaignId: string): Promise<number> {
   const { count, error } = await service.from('campaign_items').select('id', { count: 'exact', head: true }).eq('campaign_id', campaignId)
   if (error) throw new Error(`Counting the items: ${error.message}`)
   return count ?? 0
 }
 
 /** As the campaigns page does it (setCampaignStatus), timed. */
-async function transition(admin: Api, campaignId: string, status: 'active' | 'completed'): Promise<number> {
+export async function transition(admin: Api, campaignId: string, status: 'active' | 'completed'): Promise<number> {
   const started = performance.now()
   const { data, error } = await admin.from('campaigns').update({ status }).eq('id', campaignId).select('id')
   const durationMs = performance.now() - started
@@ -116,7 +116,7 @@ async function transition(admin: Api, campaignId: string, status: 'active' | 'co
 
 type Campaign = Pick<Schema['public']['Tables']['campaigns']['Row'], 'id' | 'name' | 'account_type' | 'application_id'>
 
-async function largestActive(service: Api): Promise<Campaign & { items: number }> {
+export async function largestActive(service: Api): Promise<Campaign & { items: number }> {
   const { data, error } = await service.from('campaigns').select('id, name, account_type, application_id').eq('status', 'active')
   if (error) throw new Error(error.message)
   const sized = await Promise.all((data ?? []).map(async (campaign) => ({ ...campaign, items: await itemCount(service, campaign.id) })))

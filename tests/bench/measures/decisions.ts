@@ -8,10 +8,13 @@ import { fileURLToPath } from 'node:url'
 import { collectGarbage } from '../support/garbage'
 import { percentile, round } from '../support/stats'
 
-interface QueueRow {
+export interface QueueRow {
   right_id: string
   campaign_id: string | null
   approve_status: string | null
+  /** Whose right it is and its application: the live-updates measure knows from them who is told of the decision. */
+  holder_id: string
+  application_id: string
 }
 
 export interface Reviewer {
@@ -37,6 +40,8 @@ export interface DecisionsResult {
   clientCpuMs: number
   /** One reviewer alone, same number of decisions: the round trip without queueing behind the others. */
   alone: { decisions: number; p50Ms: number; p95Ms: number } | null
+  /** Realtime connections the reviewers held open meanwhile, each joined to its reviewer's topic (issue 34). */
+  liveConnections?: number
 }
 
 /**
@@ -56,11 +61,11 @@ export async function loadReviewers(
     const api = await apiAs(backendUrl, email)
     const { data, error } = await api.rpc('review_queue', { p_limit: 1000 })
     if (error) throw new Error(`review_queue for ${email}: ${error.message}`)
-    // Only the three fields the round uses: the reviewers' process keeps these through the timed round, where whole
-    // rows (up to 1,000 an account) would only give its collector more to mark.
+    // Only the fields the rounds use: the reviewers' process keeps these through the timed round, where whole rows
+    // (up to 1,000 an account) would only give its collector more to mark.
     const items = ((data ?? []) as unknown as QueueRow[])
       .filter((item) => item.approve_status !== null && !claimed.has(item.right_id))
-      .map(({ right_id, campaign_id, approve_status }) => ({ right_id, campaign_id, approve_status }))
+      .map(({ right_id, campaign_id, approve_status, holder_id, application_id }) => ({ right_id, campaign_id, approve_status, holder_id, application_id }))
     if (items.length < needed) continue
     for (const item of items) claimed.add(item.right_id)
     reviewers.push({ email, api, items })

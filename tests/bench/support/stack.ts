@@ -29,6 +29,8 @@ export interface DatasetOptions {
 export interface Stack {
   appUrl: string
   backendUrl: string
+  /** The backend's process, for its processor time and memory in /proc (PGlite runs inside it). */
+  backendPid: number
   /** What the backend said it runs on, e.g. "PGlite in memory". */
   databaseKind: string
   backendStartMs: number
@@ -56,6 +58,7 @@ export function backendArgs({ dataset, scale, seed, ready }: DatasetOptions): st
 
 interface Backend {
   url: string
+  pid: number
   databaseKind: string
   stop(): Promise<void>
 }
@@ -90,7 +93,7 @@ function startBackend(port: number, extraArgs: string[], log: (line: string) => 
         if (kind?.[1]) databaseKind = kind[1]
         if (line.trim() === 'ready') {
           clearTimeout(timer)
-          resolve({ url: `http://127.0.0.1:${port}`, databaseKind, stop })
+          resolve({ url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, databaseKind, stop })
         }
       })
     }
@@ -148,6 +151,7 @@ export async function startStack(options: DatasetOptions, log: (line: string) =>
     return {
       appUrl: `http://127.0.0.1:${appPort}`,
       backendUrl: backend.url,
+      backendPid: backend.pid,
       databaseKind: backend.databaseKind,
       backendStartMs,
       buildMs,
