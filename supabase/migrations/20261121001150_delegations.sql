@@ -687,16 +687,21 @@ as $$
   -- reviewer when they hold the right and null when someone else does, which reviews_at tells apart alike.
   -- Four eyes (private.answered_other_stage): a stage's reviewer who answered for another stage of the item is not its
   -- reviewer there, and the item goes to the fallback reviewers. Only a decision taken for someone else or as a
-  -- fallback reviewer puts a person on a second stage (by their own role a person has one), so only those are read.
-  with answered as (
-    select distinct d.item_id, p.person, d.stage
+  -- fallback reviewer puts a person on a second stage (by their own role a person has one), so only those are read:
+  -- once, into the (item, person, stage) triples they bar, which each item's stages are looked up in (a hashed
+  -- subplan) rather than probing the item's decisions once per item and stage (200,000 items: 820,000 probes, 3.0 s
+  -- → 0.5 s, the same rows).
+  with barred as (
+    select distinct d.item_id, p.person, s.stage
       from public.right_decisions d
       cross join lateral unnest(array[d.decided_by, d.on_behalf_of]) p (person)
-     where d.campaign_id = p_campaign_id and d.acting_as is not null and p.person is not null
+      cross join (values ('manager'::public.review_stage), ('bpo_metier'), ('bpo_groupe'), ('ra')) s (stage)
+     where d.campaign_id = p_campaign_id and d.acting_as is not null and d.item_id is not null
+       and p.person is not null and d.stage <> s.stage
   ),
   grouped as (
     select s.stage, s.reviewer, s.reviewer is not distinct from i.holder_id as held, i.status,
-           exists (select 1 from answered a where a.item_id = i.id and a.person = s.reviewer and a.stage <> s.stage) as answered,
+           coalesce((i.id, s.reviewer, s.stage) in (select b.item_id, b.person, b.stage from barred b), false) as answered,
            count(*) as n
       from public.campaign_items i
       cross join lateral (
