@@ -5,7 +5,7 @@
  */
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { formatDate } from '@/lib/dates'
-import { pointDateText, STAGE_LABELS, type DecisionDay, type StageCompletion, type TrendPoint } from './model'
+import { pointDateText, STAGE_LABELS, trendAxisLabels, type DecisionDay, type StageCompletion, type TrendPoint } from './model'
 
 const BLUE = '#1d4ed8'
 const ORANGE = '#c2410c'
@@ -14,9 +14,10 @@ const GRID = '#e5e7eb'
 const tick = { fill: AXIS, fontSize: 12 }
 
 export function ComplianceTrendChart({ points }: { points: readonly TrendPoint[] }) {
-  const data = points.map((point) => ({
+  const shortLabels = trendAxisLabels(points)
+  const data = points.map((point, index) => ({
     label: `${point.name} (${pointDateText(point)})`,
-    short: point.status === 'active' ? 'En cours' : pointDateText(point),
+    short: shortLabels[index],
     rate: point.validation_rate,
     atRisk: point.at_risk_items,
   }))

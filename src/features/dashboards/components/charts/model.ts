@@ -53,6 +53,26 @@ export const STAGE_LABELS: Record<TrendStage, string> = {
 /** Where a point stands: its end date, or « en cours » for the running campaign whose point is today. */
 export const pointDateText = (point: TrendPoint) => (point.status === 'active' ? 'en cours' : formatDate(point.point_date))
 
+/**
+ * The compliance chart's axis labels, one per point and never two alike: a finished campaign by its end date, a
+ * running one by « En cours » when it is the only one, else by its name (several campaigns run at once).
+ */
+export function trendAxisLabels(points: readonly TrendPoint[]): string[] {
+  const running = points.filter((point) => point.status === 'active').length
+  const labels = points.map((point) => {
+    if (point.status !== 'active') return formatDate(point.point_date)
+    return running === 1 ? 'En cours' : shortName(point.name)
+  })
+  const seen = new Map<string, number>()
+  return labels.map((label) => {
+    const count = (seen.get(label) ?? 0) + 1
+    seen.set(label, count)
+    return count === 1 ? label : `${label} (${count})`
+  })
+}
+
+const shortName = (name: string) => (name.length > 18 ? `${name.slice(0, 17).trimEnd()}…` : name)
+
 /** The compliance chart in words: from the oldest campaign to the latest, the rate and the accounts at risk. */
 export function trendSummary(points: readonly TrendPoint[]): string {
   const first = points[0]
