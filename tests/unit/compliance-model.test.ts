@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { complianceCsvSections, type ComplianceReport } from '@/features/compliance/model'
-import { formatRate, levelOf } from '@/lib/rates'
+import { complianceCsvSections, complianceFileName, type ComplianceReport } from '@/features/compliance/model'
+import { formatDateTime } from '@/lib/dates'
+import { formatRate, levelOf } from '@/domain/rates'
 
 describe('levelOf (SPEC §9 thresholds)', () => {
   it.each([
@@ -57,7 +58,13 @@ describe('the compliance CSV', () => {
         { application_id: 'a', application_name: 'SAP', total_rights: 10, compliant_rights: 8, non_compliant_rights: 2, rate: 80, level: 'orange' },
       ],
     }
-    const [summary, rules, apps] = complianceCsvSections(report)
+    const [filters, summary, rules, apps] = complianceCsvSections(report, { applicationName: null, at: new Date(2026, 10, 24, 9, 5) })
+    // Which filters produced the file, and when.
+    expect(filters?.rows).toEqual([
+      ['Application', 'Toutes les applications'],
+      ['Extrait le', formatDateTime(new Date(2026, 10, 24, 9, 5))],
+    ])
+    expect(complianceCsvSections(report, { applicationName: 'SAP', at: new Date() })[0]?.rows[0]).toEqual(['Application', 'SAP'])
     // The rate with what it counts, in the page's words.
     expect(summary).toEqual({
       title: 'Synthèse',
@@ -74,5 +81,10 @@ describe('the compliance CSV', () => {
     expect(rules?.rows).toEqual([['Inactivité', '', 'Globale', 'Évaluée', 3]])
     expect(apps?.header).toEqual(['Application', 'Total', 'Conformes', 'Non conformes', 'Taux de conformité (%)'])
     expect(apps?.rows).toEqual([['SAP', 10, 8, 2, 80]])
+  })
+
+  it('names the file after the application it was filtered to', () => {
+    expect(complianceFileName(new Date(2026, 10, 24))).toBe('conformite-2026-11-24.csv')
+    expect(complianceFileName(new Date(2026, 10, 24), 'Système RH (Paie)')).toBe('conformite-systeme-rh-paie-2026-11-24.csv')
   })
 })

@@ -12,8 +12,8 @@ import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { downloadCsv, toCsvSections } from '@/lib/csv'
 import { cn } from '@/lib/cn'
-import { shareText } from '@/lib/plural'
-import { formatRate, levelOf, type Level } from '@/lib/rates'
+import { shareText } from '@/domain/plural'
+import { formatRate, levelOf, type Level } from '@/domain/rates'
 import { complianceReportQuery, useLiveCompliance } from './api'
 import {
   COMPLIANCE_RATE_BASIS,
@@ -115,7 +115,12 @@ export function CompliancePage({ title, applications: options }: CompliancePageP
               variant="outline"
               leftIcon={<Download aria-hidden="true" className="h-4 w-4" />}
               disabled={!data}
-              onClick={() => data && downloadCsv(complianceFileName(), toCsvSections(complianceCsvSections(data)))}
+              onClick={() => {
+                if (!data) return
+                const at = new Date()
+                const applicationName = options.find((option) => option.id === applicationId)?.name ?? null
+                downloadCsv(complianceFileName(at, applicationName), toCsvSections(complianceCsvSections(data, { applicationName, at })))
+              }}
             >
               Export
             </Button>

@@ -1,8 +1,12 @@
 /** The compliance page's data and pure rules (SPEC §2, §9). */
 import { format } from 'date-fns'
-import type { Level } from '@/lib/rates'
+import { formatDateTime } from '@/lib/dates'
+import type { Level } from '@/domain/rates'
 
 const isoDay = (date: Date) => format(date, 'yyyy-MM-dd')
+/** An application's name as a file name can carry it: letters and digits, accents dropped, the rest as dashes. */
+const fileNamePart = (name: string) =>
+  name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()
 
 /** An application the report may be narrowed to. */
 export interface ApplicationChoice {
@@ -76,13 +80,29 @@ export function ruleScopeText(rule: ComplianceRule): string {
   return rule.global ? 'Globale' : (rule.application_name ?? '-')
 }
 
-export function complianceFileName(today: Date = new Date()): string {
-  return `conformite-${isoDay(today)}.csv`
+export function complianceFileName(today: Date, applicationName: string | null = null): string {
+  const scope = applicationName ? `-${fileNamePart(applicationName)}` : ''
+  return `conformite${scope}-${isoDay(today)}.csv`
 }
 
-export function complianceCsvSections(report: ComplianceReport) {
+/** What the export was made from: the page's filter and the moment, so that a file read later says what it counts. */
+export interface ComplianceExportContext {
+  /** The filtered application's name, or null for every application. */
+  applicationName: string | null
+  at: Date
+}
+
+export function complianceCsvSections(report: ComplianceReport, context: ComplianceExportContext) {
   const { cards } = report
   return [
+    {
+      title: 'Filtres',
+      header: ['Filtre', 'Valeur'],
+      rows: [
+        ['Application', context.applicationName ?? 'Toutes les applications'],
+        ['Extrait le', formatDateTime(context.at)],
+      ],
+    },
     {
       title: 'Synthèse',
       header: ['Indicateur', 'Valeur', 'Ce qui est compté'],

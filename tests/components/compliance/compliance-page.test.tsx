@@ -98,4 +98,30 @@ describe('Compliance page', () => {
     await waitFor(() => expect(stubs.fetchComplianceReport).toHaveBeenLastCalledWith('app-sap'))
     expect(screen.getByRole('button', { name: 'Filtres (1)' })).toBeInTheDocument()
   })
+
+  it('exports a CSV that says which application it was filtered to', async () => {
+    const files: { name: string; text: Promise<string> }[] = []
+    const createObjectURL = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      files.push({ name: '', text: (blob as Blob).text() })
+      return 'blob:compliance'
+    })
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      files[files.length - 1]!.name = this.download
+    })
+    try {
+      const { user } = renderApp({ path: '/app/compliance', gateway: createFakeGateway({ sessionUser: makeUser('rssi') }) })
+      await screen.findByText('Taux de conformité', { selector: 'p' }, { timeout: 10_000 })
+      await user.selectOptions(screen.getByLabelText('Application'), 'app-sap')
+      await waitFor(() => expect(stubs.fetchComplianceReport).toHaveBeenLastCalledWith('app-sap'))
+      await user.click(screen.getByRole('button', { name: 'Export' }))
+      expect(files).toHaveLength(1)
+      expect(files[0]!.name).toMatch(/^conformite-sap-\d{4}-\d{2}-\d{2}\.csv$/)
+      const lines = (await files[0]!.text).replace(/^\uFEFF/, '').split(/\r?\n/)
+      expect(lines.slice(0, 3)).toEqual(['Filtres', 'Filtre;Valeur', 'Application;SAP'])
+    } finally {
+      createObjectURL.mockRestore()
+      click.mockRestore()
+    }
+  })
 })
+
