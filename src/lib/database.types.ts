@@ -484,6 +484,35 @@ export type Database = {
           }
         ]
       }
+      remediation_settings: {
+        Row: {
+          application_id: string
+          removal_delay_days: number
+          connector_managed: boolean
+          updated_at: string
+        }
+        Insert: {
+          application_id: string
+          removal_delay_days?: number
+          connector_managed?: boolean
+          updated_at?: string
+        }
+        Update: {
+          application_id?: string
+          removal_delay_days?: number
+          connector_managed?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "remediation_settings_application_id_fkey"
+            columns: ["application_id"]
+            isOneToOne: true
+            referencedRelation: "applications"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
       review_delegations: {
         Row: {
           id: string
@@ -660,6 +689,116 @@ export type Database = {
             foreignKeyName: "right_decisions_right_id_fkey"
             columns: ["right_id"]
             isOneToOne: false
+            referencedRelation: "user_rights"
+            referencedColumns: ["id"]
+          }
+        ]
+      }
+      right_removals: {
+        Row: {
+          id: string
+          right_id: string | null
+          application_id: string
+          application_name: string
+          holder_id: string
+          holder_email: string
+          holder_name: string
+          role_name: string
+          campaign_id: string | null
+          decision_id: string | null
+          state: string
+          method: string
+          ticket: string | null
+          requested_at: string
+          requested_by: string | null
+          requested_by_name: string
+          due_at: string
+          verified_at: string | null
+          verified_source: string | null
+          unverified_at: string | null
+          applied_at: string | null
+          apply_outcome: string | null
+          apply_message: string | null
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          right_id?: string | null
+          application_id: string
+          application_name: string
+          holder_id: string
+          holder_email: string
+          holder_name: string
+          role_name: string
+          campaign_id?: string | null
+          decision_id?: string | null
+          state?: string
+          method: string
+          ticket?: string | null
+          requested_at?: string
+          requested_by?: string | null
+          requested_by_name: string
+          due_at: string
+          verified_at?: string | null
+          verified_source?: string | null
+          unverified_at?: string | null
+          applied_at?: string | null
+          apply_outcome?: string | null
+          apply_message?: string | null
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          right_id?: string | null
+          application_id?: string
+          application_name?: string
+          holder_id?: string
+          holder_email?: string
+          holder_name?: string
+          role_name?: string
+          campaign_id?: string | null
+          decision_id?: string | null
+          state?: string
+          method?: string
+          ticket?: string | null
+          requested_at?: string
+          requested_by?: string | null
+          requested_by_name?: string
+          due_at?: string
+          verified_at?: string | null
+          verified_source?: string | null
+          unverified_at?: string | null
+          applied_at?: string | null
+          apply_outcome?: string | null
+          apply_message?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "right_removals_application_id_fkey"
+            columns: ["application_id"]
+            isOneToOne: false
+            referencedRelation: "applications"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "right_removals_decision_id_fkey"
+            columns: ["decision_id"]
+            isOneToOne: false
+            referencedRelation: "right_decisions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "right_removals_requested_by_fkey"
+            columns: ["requested_by"]
+            isOneToOne: false
+            referencedRelation: "users"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "right_removals_right_id_fkey"
+            columns: ["right_id"]
+            isOneToOne: true
             referencedRelation: "user_rights"
             referencedColumns: ["id"]
           }
@@ -939,6 +1078,23 @@ export type Database = {
         }
         Returns: Database["public"]["Tables"]["notifications"]["Row"][]
       }
+      connector_pending_removals: {
+        Args: never
+        Returns: Json[]
+      }
+      connector_record_removals: {
+        Args: {
+          p_account: string
+          p_outcomes: Json
+        }
+        Returns: number
+      }
+      connector_sync: {
+        Args: {
+          p_run: Json
+        }
+        Returns: Json
+      }
       create_application: {
         Args: {
           name: string
@@ -1009,6 +1165,14 @@ export type Database = {
         }
         Returns: Json
       }
+      import_rights_snapshot: {
+        Args: {
+          p_application: string
+          p_rows: Json
+          p_dry_run?: boolean
+        }
+        Returns: Json
+      }
       import_user_rights: {
         Args: {
           rows: Json
@@ -1054,6 +1218,15 @@ export type Database = {
           p_right_ids?: unknown
         }
         Returns: string
+      }
+      request_right_removal: {
+        Args: {
+          p_right_id: string
+          p_method: string
+          p_ticket?: string
+          p_comment?: string
+        }
+        Returns: Json
       }
       requeue_notifications: {
         Args: never
@@ -1195,6 +1368,13 @@ export type Database = {
         Args: {
           p_campaign_id: string
           p_user_ids: unknown
+        }
+        Returns: undefined
+      }
+      set_removal_delay: {
+        Args: {
+          p_application_id: string
+          p_days: number
         }
         Returns: undefined
       }
