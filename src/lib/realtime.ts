@@ -37,17 +37,47 @@ export function liveTopicsFor(person: { id: string; role: string }): string[] {
 }
 
 /**
+ * The topics the database holds to one message a second (admin, rssi, a campaign's), with the kinds each may carry: a
+ * change committed within the second after a message is told by the topic's next message, if any comes.
+ */
+function throttledKinds(topic: string): readonly LiveKind[] | null {
+  if (topic === 'admin' || topic === 'rssi') return LIVE_KINDS
+  return topic.startsWith('campaign:') ? ['campaigns', 'user_rights'] : null
+}
+
+/** After a message on a throttled topic, how long without another before the screen looks again for held changes. */
+export const THROTTLED_CATCH_UP_MS = 1500
+
+/**
  * Joins these private topics until the returned function is called. The database checks at the join that the person
- * may receive each one; a message then reaches the listeners of the kinds it names.
+ * may receive each one; a message then reaches the listeners of the kinds it names. On a throttled topic, the
+ * listeners of its kinds hear once more after a quiet second and a half: the last change of a burst is then shown
+ * even when no message follows it.
  */
 export function joinLiveTopics(topics: readonly string[]): () => void {
   const supabase = getSupabase()
+  const catchUps = new Map<string, ReturnType<typeof setTimeout>>()
+  const scheduleCatchUp = (topic: string) => {
+    const kinds = throttledKinds(topic)
+    if (!kinds) return
+    clearTimeout(catchUps.get(topic))
+    catchUps.set(
+      topic,
+      setTimeout(() => {
+        catchUps.delete(topic)
+        for (const listener of listenersOf(kinds)) listener.onChange()
+      }, THROTTLED_CATCH_UP_MS),
+    )
+  }
   const channels: RealtimeChannel[] = topics.map((topic) => {
     let joinedOnce = false
     return supabase
       .channel(topic, { config: { private: true } })
       .on('broadcast', { event: 'changed' }, (message: { payload?: unknown }) => {
-        for (const listener of listenersOf(kindsIn(message.payload))) listener.onChange()
+        const kinds = kindsIn(message.payload)
+        if (kinds.length === 0) return
+        for (const listener of listenersOf(kinds)) listener.onChange()
+        scheduleCatchUp(topic)
       })
       .subscribe((status) => {
         if (status !== 'SUBSCRIBED') return
@@ -56,6 +86,7 @@ export function joinLiveTopics(topics: readonly string[]): () => void {
       })
   })
   return () => {
+    for (const timer of catchUps.values()) clearTimeout(timer)
     for (const channel of channels) void supabase.removeChannel(channel)
   }
 }
@@ -64,6 +95,20 @@ export function joinLiveTopics(topics: readonly string[]): () => void {
 export function useLiveTopics(person: { id: string; role: string }): void {
   const { id, role } = person
   useEffect(() => joinLiveTopics(liveTopicsFor({ id, role })), [id, role])
+}
+
+/**
+ * A campaign's topic, for a screen that shows that campaign's progress: its reviewers hear of every decision in it.
+ * Administrators and the security officer hear them on their role's topic already.
+ */
+export function campaignTopicFor(campaignId: string, person: { role: string }): string | null {
+  return person.role === 'admin' || person.role === 'rssi' ? null : `campaign:${campaignId}`
+}
+
+/** Keeps a campaign's topic joined while a screen shows its progress. */
+export function useLiveCampaign(campaignId: string, person: { role: string }): void {
+  const topic = campaignTopicFor(campaignId, person)
+  useEffect(() => (topic ? joinLiveTopics([topic]) : undefined), [topic])
 }
 
 /** Calls back on every announced change of these kinds until the returned function is called. */

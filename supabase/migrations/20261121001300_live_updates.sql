@@ -65,18 +65,130 @@ create policy "People may receive the live updates of their own topics"
     and (select private.may_receive_topic((select realtime.topic())))
   );
 
--- ─── Sending ─────────────────────────────────────────────────────────────────────────────────────────────────────
+-- ─── Sending: once per transaction and audience, a burst throttled ───────────────────────────────────────────────
 
--- One private message per topic, saying which kinds of data changed.
+-- Each statement adds its audiences and kinds to its transaction's pending announcements (private.announce); they are
+-- sent at commit, by a deferred trigger on a marker row that the transaction's first announcement inserts, so that a
+-- transaction of many statements sends one message per topic naming every kind it changed, and a rolled-back one
+-- (or savepoint) sends nothing of what it undid. The pending set lives in a transaction-local setting: no table to
+-- write per topic, and a savepoint's rollback restores it with the marker.
+create unlogged table private.live_transactions (
+  txid bigint primary key default (pg_current_xact_id()::text::bigint)
+);
+alter table private.live_transactions enable row level security;
+comment on table private.live_transactions is
+  'One row per transaction with live updates pending, deleted when they are sent at its commit.';
+
+-- The audiences many people watch at once (the administrators', the security officer's, a campaign's progress) hear
+-- at most once a second: a transaction that commits within a second of the topic's last message adds its kinds to
+-- the topic's held kinds instead, and the next message on the topic carries them. The screens on such a topic look
+-- again once a quiet second and a half has passed after a message (src/lib/realtime.ts), so that the last change of
+-- a burst shows even when nothing follows it.
+create table private.live_throttled_topics (
+  topic text primary key,
+  sent_at timestamptz not null default '-infinity',
+  held_kinds text[] not null default '{}'
+);
+alter table private.live_throttled_topics enable row level security;
+comment on table private.live_throttled_topics is
+  'When each throttled live topic was last sent a message, and the kinds changed since that it has not been told.';
+insert into private.live_throttled_topics (topic) values ('admin'), ('rssi');
+
+-- The least time between two messages on a throttled topic.
+create function private.live_throttle_interval() returns interval
+language sql immutable
+set search_path = ''
+as $$ select interval '1 second' $$;
+
+create function private.is_throttled_topic(p_topic text) returns boolean
+language sql immutable
+set search_path = ''
+as $$ select p_topic in ('admin', 'rssi') or p_topic like 'campaign:%' $$;
+
+-- Adds topics and kinds to the transaction's pending announcements, kept as text, one line a statement: its kinds
+-- and its topics, separated by spaces. Appending keeps a statement's cost to its own audiences, however many
+-- statements the transaction ran before (a file of 2,000 decisions runs 4,000); duplicates go at commit.
 create function private.announce(p_topics text[], p_kinds text[]) returns void
 language plpgsql
 set search_path = ''
 as $$
+declare
+  v_pending text := coalesce(current_setting('live.pending', true), '');
+  v_topics text := array_to_string(p_topics, ' ');
 begin
-  perform realtime.send(jsonb_build_object('kinds', to_jsonb(p_kinds)), 'changed', t.topic, true)
-     from (select distinct topic from unnest(p_topics) u (topic) where topic is not null) t;
+  if v_topics = '' or cardinality(p_kinds) = 0 then
+    return;
+  end if;
+  if v_pending = '' then
+    insert into private.live_transactions default values on conflict do nothing;
+  end if;
+  perform set_config('live.pending', v_pending || array_to_string(p_kinds, ',') || ' ' || v_topics || E'\n', true);
 end;
 $$;
+
+-- A throttled topic's message: sent now with the kinds held for it if its last was a second ago or more, else held.
+-- The topic's row is locked until commit, so two transactions never both find it due.
+create function private.send_throttled(p_topic text, p_kinds text[], p_now timestamptz) returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_sent_at timestamptz;
+  v_held text[];
+  v_kinds text[];
+begin
+  insert into private.live_throttled_topics (topic) values (p_topic) on conflict (topic) do nothing;
+  select t.sent_at, t.held_kinds into v_sent_at, v_held from private.live_throttled_topics t where t.topic = p_topic for update;
+  v_kinds := array(select distinct k from unnest(v_held || p_kinds) k order by k);
+  if v_sent_at <= p_now - private.live_throttle_interval() then
+    update private.live_throttled_topics t set sent_at = p_now, held_kinds = '{}' where t.topic = p_topic;
+    perform realtime.send(jsonb_build_object('kinds', to_jsonb(v_kinds)), 'changed', p_topic, true);
+  elsif not v_held @> p_kinds then
+    update private.live_throttled_topics t set held_kinds = v_kinds where t.topic = p_topic;
+  end if;
+end;
+$$;
+
+-- The pending announcements of the transaction as one row per topic with the kinds it changed, sorted.
+create function private.pending_announcements(p_pending text) returns table (topic text, kinds text[])
+language sql immutable
+set search_path = ''
+as $$
+  select t.topic, array_agg(distinct k.kind order by k.kind)
+    from (select string_to_array(l.line, ' ') as words from unnest(string_to_array(p_pending, E'\n')) l (line) where l.line <> '') s,
+         unnest(s.words[2:]) t (topic),
+         unnest(string_to_array(s.words[1], ',')) k (kind)
+   group by t.topic
+$$;
+
+-- At commit: one private message per topic naming the kinds that changed for it; throttled topics in a fixed order,
+-- so that two transactions lock their rows in the same order.
+create function private.send_pending_announcements() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_pending text := coalesce(current_setting('live.pending', true), '');
+  v_now timestamptz := clock_timestamp();
+  v_topic record;
+begin
+  perform set_config('live.pending', '', true);
+  delete from private.live_transactions t where t.txid = new.txid;
+  for v_topic in select p.topic, p.kinds from private.pending_announcements(v_pending) p order by p.topic loop
+    if private.is_throttled_topic(v_topic.topic) then
+      perform private.send_throttled(v_topic.topic, v_topic.kinds, v_now);
+    else
+      perform realtime.send(jsonb_build_object('kinds', to_jsonb(v_topic.kinds)), 'changed', v_topic.topic, true);
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+
+create constraint trigger live_transactions_send_at_commit
+  after insert on private.live_transactions
+  deferrable initially deferred
+  for each row execute function private.send_pending_announcements();
 
 -- The person topics of a set of people.
 create function private.person_topics(p_people uuid[]) returns text[]
@@ -86,7 +198,10 @@ as $$
   select coalesce(array_agg(distinct 'user:' || p::text), '{}') from unnest(p_people) p where p is not null
 $$;
 
-revoke execute on function private.announce(text[], text[]), private.person_topics(uuid[]) from public;
+revoke execute on function private.announce(text[], text[]), private.person_topics(uuid[]),
+  private.send_throttled(text, text[], timestamptz), private.send_pending_announcements(), private.pending_announcements(text),
+  private.live_throttle_interval(), private.is_throttled_topic(text)
+  from public;
 
 -- ─── What each change tells whom ─────────────────────────────────────────────────────────────────────────────────
 

@@ -1,7 +1,7 @@
 import { act, render } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { vi } from 'vitest'
-import { useLiveInvalidation, useLiveTopics, type LiveKind } from '@/lib/realtime'
+import { THROTTLED_CATCH_UP_MS, useLiveCampaign, useLiveInvalidation, useLiveTopics, type LiveKind } from '@/lib/realtime'
 import { announce, openRealtimeChannels } from './support/fake-realtime'
 
 // The neighbour stubbed here is the supabase-js client's realtime (tests/support/dom-setup.ts): what is under test is
@@ -15,6 +15,11 @@ function Session({ id, role }: { id: string; role: string }) {
 
 function Live({ kinds, queryKey }: { kinds: LiveKind[]; queryKey: string[] }) {
   useLiveInvalidation(kinds, queryKey)
+  return null
+}
+
+function CampaignProgress({ campaignId, role }: { campaignId: string; role: string }) {
+  useLiveCampaign(campaignId, { role })
   return null
 }
 
@@ -136,5 +141,65 @@ describe('Live refresh', () => {
     )
     act(() => vi.advanceTimersByTime(5000))
     expect(invalidate).not.toHaveBeenCalled()
+  })
+
+  it('looks again once a throttled topic has been quiet, for the last change of a burst the database held', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="admin" />
+        <Live kinds={['users']} queryKey={['users']} />
+        <Live kinds={['control_rules']} queryKey={['controls']} />
+      </>,
+    )
+    const [admin] = openRealtimeChannels('admin')
+    act(() => admin!.broadcast('changed', { kinds: ['user_rights'] }))
+    act(() => vi.advanceTimersByTime(THROTTLED_CATCH_UP_MS - 1))
+    // Neither list shows rights: nothing yet.
+    expect(invalidate).not.toHaveBeenCalled()
+    act(() => vi.advanceTimersByTime(1 + 300))
+    // A change of any kind may have been held within the second after that message.
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['users'] })
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['controls'] })
+    invalidate.mockClear()
+    act(() => vi.advanceTimersByTime(10_000))
+    expect(invalidate).not.toHaveBeenCalled()
+  })
+
+  it('does not look again after a message on the person’s own topic, which the database never holds', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="manager" />
+        <Live kinds={['users']} queryKey={['users']} />
+      </>,
+    )
+    const [own] = openRealtimeChannels('user:p1')
+    act(() => own!.broadcast('changed', { kinds: ['user_rights'] }))
+    act(() => vi.advanceTimersByTime(10_000))
+    expect(invalidate).not.toHaveBeenCalled()
+  })
+
+  it('joins a campaign’s topic while its progress is on screen, unless the role’s topic already carries it', () => {
+    const reviewer = setup(
+      <>
+        <Session id="p1" role="manager" />
+        <CampaignProgress campaignId="c1" role="manager" />
+      </>,
+    )
+    expect(topics()).toEqual(['campaign:c1', 'user:p1'])
+    reviewer.view.rerender(
+      <QueryClientProvider client={new QueryClient()}>
+        <Session id="p1" role="manager" />
+      </QueryClientProvider>,
+    )
+    expect(topics()).toEqual(['user:p1'])
+    reviewer.view.unmount()
+    const admin = setup(
+      <>
+        <Session id="p2" role="admin" />
+        <CampaignProgress campaignId="c1" role="admin" />
+      </>,
+    )
+    expect(topics()).toEqual(['admin', 'user:p2'])
+    admin.view.unmount()
   })
 })

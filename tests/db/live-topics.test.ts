@@ -1,6 +1,7 @@
 // Live updates on private Broadcast topics: who may join which topic (the policy on realtime.messages, checked the
 // way Realtime checks a join: a probe message of the topic, read as the joining person), and what the database sends
-// whom when data changes: one message per statement and audience, naming the kinds that changed and never a row.
+// whom when data changes: one message per transaction and audience, naming the kinds that changed and never a row,
+// and on the audiences many watch at once (admin, rssi, a campaign) at most one a second, the rest held for the next.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
@@ -49,9 +50,16 @@ async function mayJoin(actor: Actor, topic: string): Promise<boolean> {
   return seen
 }
 
-/** The messages the database sent while `act` ran, as "topic kinds". */
-async function sentDuring(act: () => Promise<unknown>): Promise<{ topic: string; kinds: string[]; keys: string[]; event: string; private: boolean }[]> {
+/** As if every throttled topic had been quiet for more than a second. */
+const quietSecond = () => db.query(`update private.live_throttled_topics set sent_at = sent_at - interval '1 second'`)
+
+/** The messages the database sent while `act` ran, as "topic kinds", after a quiet second unless told otherwise. */
+async function sentDuring(
+  act: () => Promise<unknown>,
+  options: { quiet?: boolean } = {},
+): Promise<{ topic: string; kinds: string[]; keys: string[]; event: string; private: boolean }[]> {
   await db.query(`delete from realtime.messages`)
+  if (options.quiet !== false) await quietSecond()
   await act()
   const { rows } = await db.query<{ topic: string; payload: { kinds: string[] }; event: string; private: boolean }>(
     `select topic, payload, event, private from realtime.messages order by inserted_at, topic`,
@@ -103,13 +111,12 @@ describe('who may join a live topic', () => {
 })
 
 describe('what a change announces, and to whom', () => {
-  it('a decision tells the holder, every reviewer of the right, its campaign, admin and rssi, once each', async () => {
+  it('a decision tells the holder, every reviewer of the right, its campaign, admin and rssi, in one message each', async () => {
     const holder = await createUser(db, { managerId: demo.manager.id })
     const app = await createApplication(db)
     const right = await createRight(db, { holder: holder.id, applicationId: app })
     const sent = await sentDuring(async () => expect(await decide(db, 'manager', right, 'validated_manager')).toMatchObject({ ok: true }))
-    const rights = sent.filter((m) => m.kinds.includes('user_rights')).map((m) => m.topic).sort()
-    expect(rights).toEqual(
+    expect(sent.map((m) => m.topic).sort()).toEqual(
       [
         `user:${holder.id}`,
         `user:${demo.manager.id}`,
@@ -121,8 +128,11 @@ describe('what a change announces, and to whom', () => {
         'rssi',
       ].sort(),
     )
-    // The audit trail's entry: for its readers only.
+    // The audit trail's entry: for its readers only, in the same message as the right.
     expect(sent.filter((m) => m.kinds.includes('audit_logs')).map((m) => m.topic).sort()).toEqual(['admin', 'rssi'])
+    // With whatever the setup changed within the second before, held for this message.
+    expect(sent.find((m) => m.topic === 'admin')?.kinds).toEqual(expect.arrayContaining(['audit_logs', 'user_rights']))
+    expect(sent.find((m) => m.topic === `user:${holder.id}`)?.kinds).toEqual(['user_rights'])
     for (const message of sent) {
       expect(message.event).toBe('changed')
       expect(message.private).toBe(true)
@@ -152,14 +162,62 @@ describe('what a change announces, and to whom', () => {
     const sent = await sentDuring(() =>
       actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set status = 'active' where id = $1`, [campaign])),
     )
-    const rights = sent.filter((m) => m.kinds.includes('user_rights'))
     const perTopic = new Map<string, number>()
-    for (const m of rights) perTopic.set(m.topic, (perTopic.get(m.topic) ?? 0) + 1)
-    expect(perTopic.get(`user:${holders[0]!.id}`)).toBe(1)
+    for (const m of sent) perTopic.set(m.topic, (perTopic.get(m.topic) ?? 0) + 1)
+    expect([...perTopic.values()].every((count) => count === 1)).toBe(true)
+    expect(sent.find((m) => m.topic === `user:${holders[0]!.id}`)?.kinds).toEqual(['user_rights'])
     expect(perTopic.get(`user:${holders[1]!.id}`)).toBe(1)
     expect(perTopic.get(`user:${demo.manager.id}`)).toBe(1)
-    expect(perTopic.get(`campaign:${campaign}`)).toBe(1)
-    expect(sent.filter((m) => m.kinds.includes('campaigns')).map((m) => m.topic).sort()).toEqual(['admin', `campaign:${campaign}`, 'rssi'])
+    for (const topic of ['admin', 'rssi', `campaign:${campaign}`]) {
+      expect(sent.find((m) => m.topic === topic)?.kinds).toEqual(expect.arrayContaining(['campaigns', 'user_rights']))
+    }
+  })
+
+  it('a transaction of many statements sends one message per audience, naming every kind it changed', async () => {
+    const holder = await createUser(db, { managerId: demo.manager.id })
+    const app = await createApplication(db)
+    const rights = [] as string[]
+    for (let i = 0; i < 4; i++) rights.push(await createRight(db, { holder: holder.id, applicationId: app }))
+    const sent = await sentDuring(() =>
+      actAs(db, 'manager', async (tx) => {
+        for (const right of rights) await tx.query(`select public.validate_user_right($1, 'validated_manager')`, [right])
+      }),
+    )
+    const perTopic = new Map<string, number>()
+    for (const m of sent) perTopic.set(m.topic, (perTopic.get(m.topic) ?? 0) + 1)
+    expect(perTopic.get(`user:${holder.id}`)).toBe(1)
+    expect(perTopic.get('admin')).toBe(1)
+    expect(perTopic.get('rssi')).toBe(1)
+    expect([...perTopic.values()].every((count) => count === 1)).toBe(true)
+    // With whatever the setup changed within the second before, held for this message.
+    expect(sent.find((m) => m.topic === 'admin')?.kinds).toEqual(expect.arrayContaining(['audit_logs', 'user_rights']))
+  })
+
+  it('a burst holds the admin, rssi and campaign topics to one message a second, and the next one carries the rest', async () => {
+    const holder = await createUser(db, { managerId: demo.manager.id })
+    const rights = [] as string[]
+    for (let i = 0; i < 3; i++) rights.push(await createRight(db, { holder: holder.id, applicationId: await createApplication(db) }))
+    const decideOne = (right: string) => async () => expect(await decide(db, 'manager', right, 'validated_manager')).toMatchObject({ ok: true })
+    const throttled = ['admin', 'rssi', `campaign:${campaignIds.active}`]
+    const topicsOf = (sent: { topic: string }[]) => sent.map((m) => m.topic).filter((topic) => throttled.includes(topic)).sort()
+
+    // The first decision after a quiet second is told at once; the holder hears of each decision.
+    expect(topicsOf(await sentDuring(decideOne(rights[0]!)))).toEqual([...throttled].sort())
+    // Within the second: held, the holder told all the same.
+    const held = await sentDuring(decideOne(rights[1]!), { quiet: false })
+    expect(topicsOf(held)).toEqual([])
+    expect(held.map((m) => m.topic)).toContain(`user:${holder.id}`)
+    // A change of another kind within the second is held too, and joins what the next message names.
+    const renamed = await sentDuring(
+      () => db.query(`update public.users set first_name = first_name where id = $1`, [holder.id]),
+      { quiet: false },
+    )
+    expect(topicsOf(renamed)).toEqual([])
+    // Once the second has passed, the next change on the topic carries what was held.
+    const next = await sentDuring(decideOne(rights[2]!))
+    expect(next.find((m) => m.topic === 'admin')?.kinds).toEqual(['audit_logs', 'user_rights', 'users'])
+    expect(next.find((m) => m.topic === 'rssi')?.kinds).toEqual(['audit_logs', 'user_rights', 'users'])
+    expect(next.find((m) => m.topic === `campaign:${campaignIds.active}`)?.kinds).toEqual(['user_rights'])
   })
 
   it('a rolled-back change announces nothing', async () => {
@@ -174,5 +232,23 @@ describe('what a change announces, and to whom', () => {
       })
     })
     expect(sent).toEqual([])
+  })
+
+  it('a statement undone by a rollback to a savepoint is not announced; the rest of the transaction is', async () => {
+    const [undone, kept] = [await createUser(db, { managerId: demo.manager.id }), await createUser(db, { managerId: demo.manager.id })]
+    const app = await createApplication(db)
+    const [undoneRight, keptRight] = [await createRight(db, { holder: undone.id, applicationId: app }), await createRight(db, { holder: kept.id, applicationId: app })]
+    const sent = await sentDuring(() =>
+      actAs(db, 'manager', async (tx) => {
+        await tx.query('savepoint before_first')
+        await tx.query(`select public.validate_user_right($1, 'validated_manager')`, [undoneRight])
+        await tx.query('rollback to savepoint before_first')
+        await tx.query(`select public.validate_user_right($1, 'validated_manager')`, [keptRight])
+      }),
+    )
+    const topics = sent.map((m) => m.topic)
+    expect(topics).toContain(`user:${kept.id}`)
+    expect(topics).not.toContain(`user:${undone.id}`)
+    expect(topics.filter((topic) => topic === 'admin')).toHaveLength(1)
   })
 })

@@ -4,7 +4,9 @@ import { ChartFigure } from '@/components/ui/ChartFigure'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { SelectField } from '@/components/ui/SelectField'
 import { Spinner } from '@/components/ui/Spinner'
+import { useCurrentUser } from '@/auth/auth-context'
 import { formatDate } from '@/lib/dates'
+import { useLiveCampaign } from '@/lib/realtime'
 import { useCampaignBurndown, useRunningCampaigns } from './api'
 import { burndownSummary, type RunningCampaign } from './burndown-model'
 
@@ -50,6 +52,9 @@ export function CampaignBurndown() {
 
 function BurndownFigure({ campaign }: { campaign: RunningCampaign }) {
   const burndown = useCampaignBurndown(campaign.id)
+  // Every decision in the campaign moves the chart, not only those on the person's own topic.
+  const person = useCurrentUser()
+  useLiveCampaign(campaign.id, person)
   if (burndown.isPending) return <Spinner />
   if (burndown.isError) return <ErrorBox message={burndown.error.message} />
   const days = burndown.data

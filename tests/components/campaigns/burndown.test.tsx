@@ -1,7 +1,9 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { AuthContext, type AuthContextValue } from '@/auth/auth-context'
 import type { RunningCampaign } from '@/features/campaigns/burndown-model'
+import { makeUser } from '../support/fake-auth'
 
 // A running campaign's decisions per day against its deadline, with its text alternatives, under
 // the Campagnes list. The API answers the running campaigns (status=eq.active) and campaign_burndown for the one asked.
@@ -37,10 +39,13 @@ const row = (day: string, decisions: number | null, remaining: number | null, id
 function show(running: RunningCampaign[]) {
   api.running = running
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  // An administrator: their role's live topic carries every campaign's progress, so no campaign topic is joined.
   render(
-    <QueryClientProvider client={queryClient}>
-      <CampaignBurndown />
-    </QueryClientProvider>,
+    <AuthContext.Provider value={{ status: 'authenticated', user: makeUser('admin') } as AuthContextValue}>
+      <QueryClientProvider client={queryClient}>
+        <CampaignBurndown />
+      </QueryClientProvider>
+    </AuthContext.Provider>,
   )
   return userEvent.setup()
 }
