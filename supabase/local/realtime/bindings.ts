@@ -37,7 +37,8 @@ export async function prepareBindings(db: Database, catalog: Catalog, raw: unkno
     try {
       bindings.push(await prepareBinding(db, catalog, params))
     } catch (error) {
-      if (!(error instanceof InvalidBinding || error instanceof FilterError)) throw error
+      if (error instanceof FilterError) return { ok: false, message: `Error parsing \`filter\` params: ${error.message}` }
+      if (!(error instanceof InvalidBinding)) throw error
       return { ok: false, message: describeFailure(params, error.message) }
     }
   }
@@ -63,7 +64,9 @@ async function prepareBinding(db: Database, catalog: Catalog, params: unknown): 
   if (p.filter !== undefined && p.filter !== null && typeof p.filter !== 'string') throw new InvalidBinding('filter must be a string')
   const schema = p.schema
   const table = typeof p.table === 'string' && p.table !== '' && p.table !== '*' ? p.table : undefined
-  const filter = typeof p.filter === 'string' && p.filter !== '' ? p.filter : undefined
+  const filter = typeof p.filter === 'string' && p.filter.trim() !== '' ? p.filter : undefined
+  // Realtime parses the filter before it looks at the table: an unsupported operator is refused whatever the table.
+  const conditions = filter ? parseFilter(filter) : []
   const select = p.select
   if (select !== undefined && (!Array.isArray(select) || !select.every((column) => typeof column === 'string'))) {
     throw new InvalidBinding('select must be a list of column names')
@@ -76,7 +79,7 @@ async function prepareBinding(db: Database, catalog: Catalog, params: unknown): 
     event,
     schema,
     table,
-    conditions: [],
+    conditions,
     select: select as string[] | undefined,
   }
   if ((filter || select) && (schema === '*' || !table)) throw new InvalidBinding('filter and select need a schema and a table')
@@ -86,10 +89,14 @@ async function prepareBinding(db: Database, catalog: Catalog, params: unknown): 
   if (!info) throw new InvalidBinding(`relation ${schema}.${table} does not exist`)
   const unknown = binding.select?.find((column) => !info.columns.some((candidate) => candidate.name === column))
   if (unknown) throw new InvalidBinding(`column ${unknown} does not exist`)
-  if (filter) {
-    binding.conditions = parseFilter(filter)
+  if (conditions.length > 0) {
     const values: unknown[] = ['{}']
-    const condition = compileConditions(binding.conditions, info.columns, values)
+    let condition: string
+    try {
+      condition = compileConditions(binding.conditions, info.columns, values)
+    } catch (error) {
+      throw new InvalidBinding((error as Error).message)
+    }
     try {
       await db.query(`select ${condition} as matches from jsonb_populate_record(null::${info.name}, $1::jsonb) as r`, values)
     } catch (error) {

@@ -2,8 +2,7 @@ import type { Database } from '../database'
 import { forgetChanges, readChanges, type ChangeRow } from './capture'
 import type { Catalog, TableInfo } from './catalog'
 import type { Binding, Channel, Hub } from './channel'
-import { compileConditions } from './filters'
-import { visibleChanges, type Candidate } from './visibility'
+import { visibleChanges, type Verdict } from './visibility'
 
 // A large transaction is read and delivered in pages, so memory stays bounded whatever its size.
 const PAGE_SIZE = 200
@@ -13,7 +12,9 @@ interface Match {
   bindings: Binding[]
 }
 
-interface Routed extends Candidate {
+interface Routed {
+  change: ChangeRow
+  info: TableInfo
   matches: Match[]
 }
 
@@ -48,9 +49,9 @@ function changeMessage(change: ChangeRow, info: TableInfo, select: string[] | un
 
 /**
  * Delivers committed changes, one transaction at a time and in commit order, to the channels whose bindings
- * match and whose subscriber may read the row. Work per change is one filter query per table and one
- * visibility check per distinct subscriber token; sockets are only written to (never awaited), so a slow or
- * dead socket cannot hold up the others.
+ * match and whose subscriber may read the row. Work per change is one visibility check per distinct subscriber
+ * token, which also evaluates that subscriber's filters, as them; sockets are only written to (never awaited),
+ * so a slow or dead socket cannot hold up the others.
  */
 export class Dispatcher {
   private queue: Promise<void> = Promise.resolve()
@@ -92,28 +93,31 @@ export class Dispatcher {
     for (const change of changes) {
       const info = await this.catalog.table(change.schema, change.table)
       if (!info) continue
-      const matches = await this.route(change, info)
+      const matches = this.route(change)
       if (matches.length > 0) routed.push({ change, info, matches })
     }
 
-    const byToken = new Map<string, { channel: Channel; indexes: number[] }>()
+    const byToken = new Map<string, { channel: Channel; indexes: Map<number, Set<Binding>> }>()
     routed.forEach((entry, index) => {
-      for (const { channel } of entry.matches) {
-        const group = byToken.get(channel.token) ?? { channel, indexes: [] }
-        if (!group.indexes.includes(index)) group.indexes.push(index)
+      for (const { channel, bindings } of entry.matches) {
+        const group = byToken.get(channel.token) ?? { channel, indexes: new Map<number, Set<Binding>>() }
+        const filtered = group.indexes.get(index) ?? new Set<Binding>()
+        for (const binding of bindings) if (binding.conditions.length > 0) filtered.add(binding)
+        group.indexes.set(index, filtered)
         byToken.set(channel.token, group)
       }
     })
-    const visible = new Map<string, Set<number>>()
+    const verdicts = new Map<string, Map<number, Verdict>>()
     for (const [token, { channel, indexes }] of byToken) {
+      const entries = [...indexes]
       try {
         const results = await visibleChanges(
           this.db,
           this.catalog,
           channel.claims,
-          indexes.map((index) => routed[index] as Routed),
+          entries.map(([index, filtered]) => ({ ...(routed[index] as Routed), filtered: [...filtered] })),
         )
-        visible.set(token, new Set(indexes.filter((_, i) => results[i])))
+        verdicts.set(token, new Map(entries.map(([index], i) => [index, results[i]])))
       } catch (error) {
         // One subscriber's failing check withholds these changes from that subscriber only.
         console.warn('[realtime] visibility check failed:', (error as Error).message)
@@ -122,9 +126,11 @@ export class Dispatcher {
 
     routed.forEach((entry, index) => {
       for (const { channel, bindings } of entry.matches) {
-        if (!channel.open || !channel.authorized || !visible.get(channel.token)?.has(index)) continue
+        const passed = verdicts.get(channel.token)?.get(index)
+        if (!channel.open || !channel.authorized || !passed) continue
         const bySelect = new Map<string, Binding[]>()
         for (const binding of bindings) {
+          if (binding.conditions.length > 0 && !passed.has(binding)) continue
           const key = JSON.stringify(binding.select ?? null)
           bySelect.set(key, [...(bySelect.get(key) ?? []), binding])
         }
@@ -136,37 +142,14 @@ export class Dispatcher {
     })
   }
 
-  /** The channels, and which of their bindings, a change matches, filters included. */
-  private async route(change: ChangeRow, info: TableInfo): Promise<Match[]> {
+  /** The channels, and which of their bindings, a change matches by event, schema and table (filters come later). */
+  private route(change: ChangeRow): Match[] {
     const candidates: Match[] = []
     for (const channel of this.hub.listening()) {
       if (!channel.authorized) continue
       const bindings = channel.bindings.filter((binding) => bindingMatches(binding, change))
       if (bindings.length > 0) candidates.push({ channel, bindings })
     }
-    const filtered = candidates.flatMap(({ bindings }) => bindings).filter((binding) => binding.conditions.length > 0)
-    if (filtered.length === 0) return candidates
-
-    // Realtime filters an INSERT or UPDATE on the new row and a DELETE on the old one.
-    const row = change.op === 'DELETE' ? change.oldRecord : change.record
-    const params: unknown[] = [JSON.stringify(row ?? {})]
-    const unique = [...new Set(filtered)]
-    const columns = unique.map((binding, i) => `${compileConditions(binding.conditions, info.columns, params)} as m${i}`)
-    let passed = new Set<Binding>()
-    try {
-      const { rows } = await this.db.query<Record<string, boolean>>(
-        `select ${columns.join(', ')} from jsonb_populate_record(null::${info.name}, $1::jsonb) as r`,
-        params,
-      )
-      passed = new Set(unique.filter((_, i) => rows[0]?.[`m${i}`] === true))
-    } catch (error) {
-      console.warn(`[realtime] filter evaluation failed on ${info.name}:`, (error as Error).message)
-    }
     return candidates
-      .map(({ channel, bindings }) => ({
-        channel,
-        bindings: bindings.filter((binding) => binding.conditions.length === 0 || passed.has(binding)),
-      }))
-      .filter(({ bindings }) => bindings.length > 0)
   }
 }

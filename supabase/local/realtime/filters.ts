@@ -4,6 +4,8 @@ import { ident } from './capture'
 /**
  * A postgres_changes filter as realtime-js writes it: `column=op.value` conditions joined by commas (all must
  * hold), each optionally negated with `not.`, values double-quoted PostgREST-style when they contain `,()"\`.
+ * Only Supabase Realtime's operators: comparisons and `in`, which cost the database next to nothing per change
+ * (no pattern a subscriber could make slow).
  */
 export interface Condition {
   column: string
@@ -12,19 +14,20 @@ export interface Condition {
   values: string[]
 }
 
-const OPERATORS = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'like', 'ilike', 'is', 'match', 'imatch', 'isdistinct'] as const
-type Operator = (typeof OPERATORS)[number]
-
-const COMPARISONS: Partial<Record<Operator, string>> = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' }
-const PATTERNS: Partial<Record<Operator, string>> = { like: 'like', ilike: 'ilike', match: '~', imatch: '~*' }
-const IS_VALUES = ['null', 'true', 'false', 'unknown']
+const COMPARISONS = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const
+type Operator = keyof typeof COMPARISONS | 'in'
+const isOperator = (op: string): op is Operator => op === 'in' || Object.hasOwn(COMPARISONS, op)
 
 // Bounds on what one binding may ask the database to evaluate for every change of its table.
 const MAX_CONDITIONS = 20
 const MAX_IN_VALUES = 100
 const MAX_FILTER_LENGTH = 4096
 
+/** A filter Realtime would not parse; the message is the reason Realtime gives after `Error parsing \`filter\` params: `. */
 export class FilterError extends Error {}
+
+/** Elixir's inspect of a list of strings, which Realtime puts in its parse errors: ["foo", "hey"]. */
+const inspectList = (parts: string[]) => `[${parts.map((part) => JSON.stringify(part)).join(', ')}]`
 
 /** Splits on commas that are outside double quotes and parentheses. */
 function splitTopLevel(text: string): string[] {
@@ -45,7 +48,7 @@ function splitTopLevel(text: string): string[] {
       depth++
       current += char
     } else if (char === ')') {
-      depth--
+      depth = Math.max(0, depth - 1)
       current += char
     } else if (char === ',' && depth === 0) {
       parts.push(current)
@@ -54,7 +57,7 @@ function splitTopLevel(text: string): string[] {
       current += char
     }
   }
-  if (quoted || depth !== 0) throw new FilterError('unbalanced quotes or parentheses')
+  if (quoted) throw new FilterError('unbalanced quotes')
   parts.push(current)
   return parts
 }
@@ -67,61 +70,55 @@ function unquote(value: string): string {
 
 export function parseFilter(filter: string): Condition[] {
   if (filter.length > MAX_FILTER_LENGTH) throw new FilterError('filter too long')
-  const parts = splitTopLevel(filter)
+  if (filter.trim() === '') return []
+  const parts = splitTopLevel(filter.trim())
   if (parts.length > MAX_CONDITIONS) throw new FilterError('too many conditions')
-  return parts.map((part) => {
-    const equals = part.indexOf('=')
-    if (equals <= 0) throw new FilterError(`expected column=operator.value, got ${part}`)
-    const column = part.slice(0, equals)
-    let rest = part.slice(equals + 1)
-    const negate = rest.startsWith('not.')
-    if (negate) rest = rest.slice(4)
-    const dot = rest.indexOf('.')
-    const op = (dot < 0 ? rest : rest.slice(0, dot)) as Operator
-    if (!OPERATORS.includes(op) || dot < 0) throw new FilterError(`unknown operator in ${part}`)
-    const raw = rest.slice(dot + 1)
-    if (op === 'in') {
-      if (!raw.startsWith('(') || !raw.endsWith(')')) throw new FilterError(`in expects (a,b,…), got ${raw}`)
-      const values = splitTopLevel(raw.slice(1, -1)).map(unquote)
-      if (values.length === 0 || values.length > MAX_IN_VALUES) throw new FilterError('in expects 1 to 100 values')
-      return { column, op, negate, values }
-    }
-    if (op === 'is' && !IS_VALUES.includes(raw.toLowerCase())) throw new FilterError(`is expects null, true, false or unknown`)
-    return { column, op, negate, values: [unquote(raw)] }
-  })
+  return parts.map(parseCondition)
+}
+
+function parseCondition(segment: string): Condition {
+  const part = segment.trim()
+  if (part === '') throw new FilterError('filter must not contain empty segments (check for extra commas)')
+  const equals = part.indexOf('=')
+  if (equals < 0) throw new FilterError(inspectList([part]))
+  const column = part.slice(0, equals)
+  let rest = part.slice(equals + 1)
+  const negate = rest.startsWith('not.')
+  if (negate) rest = rest.slice(4)
+  const dot = rest.indexOf('.')
+  if (dot < 0) throw new FilterError(inspectList([rest]))
+  const op = rest.slice(0, dot)
+  const raw = rest.slice(dot + 1)
+  if (!isOperator(op)) throw new FilterError(inspectList([op, raw]))
+  if (op === 'in') {
+    if (raw.length < 2 || !raw.startsWith('(') || !raw.endsWith(')')) throw new FilterError('`in` filter value must be wrapped by parentheses')
+    const values = raw === '()' ? [] : splitTopLevel(raw.slice(1, -1)).map(unquote)
+    if (values.length > MAX_IN_VALUES) throw new FilterError(`\`in\` filter takes at most ${MAX_IN_VALUES} values`)
+    return { column, op, negate, values }
+  }
+  return { column, op, negate, values: [unquote(raw)] }
 }
 
 /**
- * SQL that is true when a row, aliased `r`, satisfies every condition. Column names and types come from the
+ * SQL that is true when a row, aliased `alias`, satisfies every condition. Column names and types come from the
  * catalog; filter values go in only as bound parameters, appended to `params`.
  */
-export function compileConditions(conditions: Condition[], columns: Column[], params: unknown[]): string {
+export function compileConditions(conditions: Condition[], columns: Column[], params: unknown[], alias = 'r'): string {
   const parts = conditions.map((condition) => {
     const column = columns.find((candidate) => candidate.name === condition.column)
     if (!column) throw new FilterError(`column ${condition.column} does not exist`)
-    const ref = `r.${ident(column.name)}`
-    const bind = (value: string, cast?: string) => {
+    const ref = `${ident(alias)}.${ident(column.name)}`
+    const bind = (value: string) => {
       params.push(value)
-      return cast ? `$${params.length}::${cast}` : `$${params.length}`
+      return `$${params.length}::${column.cast}`
     }
-    const [first = ''] = condition.values
-    let sql: string
-    const comparison = COMPARISONS[condition.op]
-    const pattern = PATTERNS[condition.op]
-    if (comparison) {
-      sql = `${ref} ${comparison} ${bind(first, column.cast)}`
-    } else if (pattern) {
-      // PostgREST's `*` wildcard, which realtime-js users carry over from their REST filters.
-      const value = condition.op === 'like' || condition.op === 'ilike' ? first.replace(/\*/g, '%') : first
-      sql = `${ref}::text ${pattern} ${bind(value)}`
-    } else if (condition.op === 'in') {
-      sql = `${ref} in (${condition.values.map((value) => bind(value, column.cast)).join(', ')})`
-    } else if (condition.op === 'is') {
-      sql = `${ref} is ${first.toLowerCase()}`
-    } else {
-      sql = `${ref} is distinct from ${bind(first, column.cast)}`
-    }
+    const sql =
+      condition.op === 'in'
+        ? condition.values.length === 0
+          ? 'false'
+          : `${ref} in (${condition.values.map(bind).join(', ')})`
+        : `${ref} ${COMPARISONS[condition.op]} ${bind(condition.values[0] ?? '')}`
     return condition.negate ? `not (${sql})` : `(${sql})`
   })
-  return `coalesce(${parts.join(' and ')}, false)`
+  return parts.length === 0 ? 'true' : `coalesce(${parts.join(' and ')}, false)`
 }

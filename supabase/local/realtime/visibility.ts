@@ -1,13 +1,20 @@
-import type { Database } from '../database'
+import type { Database, Sql } from '../database'
 import type { Claims } from '../keys'
 import type { ChangeRow } from './capture'
 import type { Catalog, TableInfo } from './catalog'
+import type { Binding } from './channel'
 import { ident } from './capture'
+import { compileConditions } from './filters'
 
 export interface Candidate {
   change: ChangeRow
   info: TableInfo
+  /** The subscriber's bindings on this change that carry a filter. */
+  filtered: Binding[]
 }
+
+/** For one change: undefined when the subscriber may not read it, else the filtered bindings it satisfies. */
+export type Verdict = Set<Binding> | undefined
 
 /**
  * Which changes the subscriber may read, decided by the database as that subscriber: one read-only
@@ -26,9 +33,12 @@ export interface Candidate {
  *   primary key. A policy that depends on other rows removed in the same transaction (a cascade) fails
  *   closed: the delete is not delivered.
  *
- * Each check runs in its own savepoint, so a policy that raises hides that change only.
+ * A change the subscriber may read is then matched against their bindings' filters, in the same transaction and
+ * as the same role: a filter never runs on a row its subscriber may not read, nor with more rights than theirs.
+ *
+ * Each check runs in its own savepoint, so a policy or filter that raises hides that change only.
  */
-export async function visibleChanges(db: Database, catalog: Catalog, claims: Claims, candidates: Candidate[]): Promise<boolean[]> {
+export async function visibleChanges(db: Database, catalog: Catalog, claims: Claims, candidates: Candidate[]): Promise<Verdict[]> {
   const role = claims.role
   const bypass = await catalog.bypassesRls(role)
   const policies = new Map<string, string>()
@@ -43,8 +53,8 @@ export async function visibleChanges(db: Database, catalog: Catalog, claims: Cla
       [role, JSON.stringify(claims)],
     )
     const privileged = new Map<string, boolean>()
-    const results: boolean[] = []
-    for (const { change, info } of candidates) {
+    const results: Verdict[] = []
+    for (const { change, info, filtered } of candidates) {
       let allowed = privileged.get(info.name)
       if (allowed === undefined) {
         const { rows } = await tx.query<{ ok: boolean }>(`select has_table_privilege($1::oid, 'SELECT') as ok`, [info.oid])
@@ -53,7 +63,7 @@ export async function visibleChanges(db: Database, catalog: Catalog, claims: Cla
       }
       const row = change.op === 'DELETE' ? change.oldRecord : change.record
       if (!allowed || !row) {
-        results.push(false)
+        results.push(undefined)
         continue
       }
       await tx.query('savepoint realtime_visibility')
@@ -63,13 +73,26 @@ export async function visibleChanges(db: Database, catalog: Catalog, claims: Cla
                            where ${policies.get(info.name) ?? 'false'}) as visible`,
           [JSON.stringify(row)],
         )
+        const verdict = rows[0]?.visible === true ? await passedFilters(tx, info, row, filtered) : undefined
         await tx.query('release savepoint realtime_visibility')
-        results.push(rows[0]?.visible === true)
+        results.push(verdict)
       } catch {
         await tx.query('rollback to savepoint realtime_visibility')
-        results.push(false)
+        results.push(undefined)
       }
     }
     return results
   })
+}
+
+/** The bindings whose filter the row satisfies, evaluated in one statement over the row. */
+async function passedFilters(tx: Sql, info: TableInfo, row: Record<string, unknown>, filtered: Binding[]): Promise<Set<Binding>> {
+  if (filtered.length === 0) return new Set()
+  const params: unknown[] = [JSON.stringify(row)]
+  const columns = filtered.map((binding, i) => `${compileConditions(binding.conditions, info.columns, params)} as m${i}`)
+  const { rows } = await tx.query<Record<string, boolean>>(
+    `select ${columns.join(', ')} from jsonb_populate_record(null::${info.name}, $1::jsonb) as r`,
+    params,
+  )
+  return new Set(filtered.filter((_, i) => rows[0]?.[`m${i}`] === true))
 }
