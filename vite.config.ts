@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { buildRefusal } from './netlify/build-target.js'
 import { netlifyFunctions } from './netlify/vite-plugin.js'
 import { netlifySecurityHeaders } from './netlify/security-headers.js'
-import { DEV_SERVICE_ROLE_KEY } from './supabase/local/keys.js'
+import { DEV_SECRET_KEY } from './supabase/local/keys.js'
 
 const src = fileURLToPath(new URL('./src', import.meta.url))
 
@@ -18,7 +18,7 @@ function refuseUndeployableBuild(): Plugin {
     apply: 'build',
     configResolved(config) {
       const env = config.env as Record<string, string | undefined>
-      const refusal = buildRefusal({ mode: config.mode, url: env.VITE_SUPABASE_URL, anonKey: env.VITE_SUPABASE_ANON_KEY })
+      const refusal = buildRefusal({ mode: config.mode, url: env.VITE_SUPABASE_URL, anonKey: env.VITE_SUPABASE_PUBLISHABLE_KEY || env.VITE_SUPABASE_ANON_KEY })
       // The message is the whole story; a stack trace into Vite's internals would only bury it.
       if (refusal) throw Object.assign(new Error(refusal), { stack: refusal })
     },
@@ -33,9 +33,9 @@ const LOCAL_MAIL_ENV = {
   CONTACT_FROM: 'Recertif <no-reply@recertif.local>',
 }
 
-// The directory-sync function's service role under `vite` and `vite preview`: the local backend's public development
-// key (`npm run build` refuses to ship it). Its URL and anon key are the app's own (VITE_SUPABASE_*).
-const LOCAL_FUNCTION_ENV = { SUPABASE_SERVICE_ROLE_KEY: DEV_SERVICE_ROLE_KEY }
+// The functions' secret key under `vite` and `vite preview`: the local backend's public development key (`npm run
+// build` refuses to ship it). Their URL and publishable key are the app's own (VITE_SUPABASE_*).
+const LOCAL_FUNCTION_ENV: Record<string, string> = process.env.SUPABASE_SERVICE_ROLE_KEY ? {} : { SUPABASE_SECRET_KEY: DEV_SECRET_KEY }
 
 export default defineConfig({
   plugins: [react(), refuseUndeployableBuild(), netlifyFunctions({ env: { ...LOCAL_MAIL_ENV, ...LOCAL_FUNCTION_ENV } }), netlifySecurityHeaders()],

@@ -2,5 +2,6 @@
 
 interface ImportMetaEnv {
   readonly VITE_SUPABASE_URL?: string
+  readonly VITE_SUPABASE_PUBLISHABLE_KEY?: string
   readonly VITE_SUPABASE_ANON_KEY?: string
 }

@@ -1,4 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
+import { verifiedCaller } from './lib/caller'
+import { publishableKeyFromEnv, secretKeyFromEnv, supabaseUrlFromEnv } from './lib/supabase-env'
 import { serverClient } from './lib/supabase-server'
 
 /*
@@ -8,7 +10,8 @@ import { serverClient } from './lib/supabase-server'
  *   { action: 'set_active', user_id, active }        one person deactivated (banned) or reactivated (unbanned)
  *   { action: 'invite', emails }                     invitations: the screen sends an import's newcomers in
  *                                                    batches, each call well within a function's time limit
- * The database call is made with the caller's own token, so the database checks their role and audits them; only
+ * The caller's token is verified first (the project's JWKS); the database call is made with it, so the database checks
+ * their role and audits them; only
  * what the auth admin API does (ban, unban: GoTrue's `updateUserById` with `ban_duration`) uses the service role,
  * which never reaches the browser. An invitation is a message of the notification outbox, written by
  * `invitation_emails` in the caller's transaction; the notification pass makes its link (`generateLink`) and mails it.
@@ -53,15 +56,17 @@ export default async (request: Request): Promise<Response> => {
   // Valid JSON may still be null, a number or a list: the actions are read from an object only.
   if (!isObject(body)) return answer(400, { error: ERRORS.body })
 
-  const url = process.env.SUPABASE_URL ?? process.env.VITE_SUPABASE_URL
-  const anonKey = process.env.SUPABASE_ANON_KEY ?? process.env.VITE_SUPABASE_ANON_KEY
-  const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY
-  if (!url || !anonKey || !serviceKey) {
-    console.error('directory-sync: SUPABASE_URL, SUPABASE_ANON_KEY or SUPABASE_SERVICE_ROLE_KEY is not set')
+  const url = supabaseUrlFromEnv(process.env)
+  const publishableKey = publishableKeyFromEnv(process.env)
+  const secretKey = secretKeyFromEnv(process.env)
+  if (!url || !publishableKey || !secretKey) {
+    console.error('directory-sync: SUPABASE_URL, SUPABASE_PUBLISHABLE_KEY or SUPABASE_SECRET_KEY is not set')
     return answer(500, { error: ERRORS.notConfigured })
   }
-  const caller = serverClient(url, anonKey, token)
-  const admin = serverClient(url, serviceKey)
+  const verified = await verifiedCaller(request, url, publishableKey)
+  if (!verified) return answer(401, { error: ERRORS.signIn })
+  const caller = serverClient(url, publishableKey, verified.token)
+  const admin = serverClient(url, secretKey)
 
   const outcome: SyncOutcome = { invited: [], already: [], banned: [], unbanned: [], failures: [] }
   if (body.action === 'import_directory') {

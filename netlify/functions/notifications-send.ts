@@ -1,3 +1,5 @@
+import { verifiedCaller } from './lib/caller'
+import { publishableKeyFromEnv } from './lib/supabase-env'
 import { restRpc } from './notifications/rpc'
 import { passSettingsFromEnv, runNotificationPass } from './notifications/run'
 
@@ -23,13 +25,15 @@ export default async (request: Request): Promise<Response> => {
 
   // Links lead to the address the app was reached at when neither APP_URL nor Netlify's URL is set (`npm run dev`).
   const settings = passSettingsFromEnv(process.env, new URL(request.url).origin)
-  const anonKey = (process.env.SUPABASE_ANON_KEY ?? process.env.VITE_SUPABASE_ANON_KEY)?.trim()
-  if (!settings.ok || !anonKey) {
-    console.error(`notifications-send: not configured: ${settings.ok ? 'SUPABASE_ANON_KEY is not set' : settings.problems.join('; ')}`)
+  const publishableKey = publishableKeyFromEnv(process.env)
+  if (!settings.ok || !publishableKey) {
+    console.error(`notifications-send: not configured: ${settings.ok ? 'SUPABASE_PUBLISHABLE_KEY is not set' : settings.problems.join('; ')}`)
     return answer(500, { error: ERRORS.notConfigured })
   }
+  const caller = await verifiedCaller(request, settings.url, publishableKey)
+  if (!caller) return answer(401, { error: ERRORS.signIn })
   try {
-    const { data: requeued, error } = await restRpc(settings.url, anonKey, token)<number>('requeue_notifications')
+    const { data: requeued, error } = await restRpc(settings.url, publishableKey, caller.token)<number>('requeue_notifications')
     if (error) {
       if (error.code === '42501') return answer(403, { error: error.message })
       // PostgREST's PGRST30x: the token is missing, malformed or expired.

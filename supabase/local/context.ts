@@ -1,13 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { JWK } from 'jose'
 import type { Database } from './database'
 
 // What the server hands its APIs, apart from the server itself: the APIs depend on these shapes, the server on
 // the APIs, and neither on the other's module.
 
 export interface ServerConfig {
+  /** The legacy shared secret: HS256 tokens signed with it still verify, as on a project that migrated to signing keys. */
   jwtSecret: string
+  /** The private ES256 key (with its kid) that signs access tokens; its public half is the JWKS. */
+  signingKey: JWK
+  /** The legacy JWT API keys, still accepted beside the new ones. */
   anonKey: string
   serviceRoleKey: string
+  /** The new API keys (sb_publishable_…, sb_secret_…): opaque, standing for anon and service_role. */
+  publishableKey: string
+  secretKey: string
   /** The app's origin: where OAuth and e-mail links send people back by default. */
   siteUrl: string
   /** Supabase's max_rows: every read is silently capped here. */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { createServer, type ViteDevServer } from 'vite'
-import { DEV_ANON_KEY } from './keys'
+import { DEV_PUBLISHABLE_KEY } from './keys'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -11,7 +11,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
  */
 export async function startDevApp({ backendUrl, port }: { backendUrl: string; port: number }): Promise<ViteDevServer> {
   process.env.VITE_SUPABASE_URL = backendUrl
-  process.env.VITE_SUPABASE_ANON_KEY = DEV_ANON_KEY
+  process.env.VITE_SUPABASE_PUBLISHABLE_KEY = DEV_PUBLISHABLE_KEY
+  delete process.env.VITE_SUPABASE_ANON_KEY
   const vite = await createServer({ root: ROOT, server: { host: '127.0.0.1', port, strictPort: true } })
   try {
     await vite.listen()

@@ -6,15 +6,18 @@ import type { ApiContext, RouteHandler, ServerConfig } from './context'
 import type { Database } from './database'
 import { HttpError, header, sendJson, send } from './http'
 import { corsHeaders, preflightHeaders } from './cors'
-import { DEV_ANON_KEY, DEV_JWT_SECRET, DEV_SERVICE_ROLE_KEY } from './keys'
+import { DEV_ANON_KEY, DEV_JWT_SECRET, DEV_PUBLISHABLE_KEY, DEV_SECRET_KEY, DEV_SERVICE_ROLE_KEY, DEV_SIGNING_KEY, isApiKey } from './keys'
 import { createRestHandler } from './rest/handler'
 import { createAuthHandler } from './auth/handler'
 import { startRealtime } from './realtime/server'
 
 export const defaultConfig: ServerConfig = {
   jwtSecret: DEV_JWT_SECRET,
+  signingKey: DEV_SIGNING_KEY,
   anonKey: DEV_ANON_KEY,
   serviceRoleKey: DEV_SERVICE_ROLE_KEY,
+  publishableKey: DEV_PUBLISHABLE_KEY,
+  secretKey: DEV_SECRET_KEY,
   siteUrl: 'http://127.0.0.1:5173',
   maxRows: 1000,
   jwtExpirySeconds: 3600,
@@ -34,7 +37,7 @@ export interface LocalServer {
 }
 
 // Endpoints a browser reaches by navigation, without the apikey header (as Supabase's gateway allows).
-const OPEN_AUTH_PATHS = new Set(['/authorize', '/callback', '/verify', '/health', '/settings'])
+const OPEN_AUTH_PATHS = new Set(['/authorize', '/callback', '/verify', '/health', '/settings', '/.well-known/jwks.json'])
 
 export async function startLocalServer(options: {
   db: Database
@@ -100,7 +103,7 @@ function checkApiKey(req: IncomingMessage, url: URL, config: ServerConfig): void
   if (!key) {
     throw new HttpError(401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' })
   }
-  if (key !== config.anonKey && key !== config.serviceRoleKey) {
+  if (!isApiKey(key, config)) {
     throw new HttpError(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' })
   }
 }

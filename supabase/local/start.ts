@@ -7,7 +7,7 @@ import type { ViteDevServer } from 'vite'
 import { startNotificationInterval } from '../../netlify/functions/notifications/interval'
 import { passSettingsFromEnv } from '../../netlify/functions/notifications/run'
 import { startDevApp } from './dev-app'
-import { DEV_SERVICE_ROLE_KEY } from './keys'
+import { DEV_SECRET_KEY } from './keys'
 import { DEFAULT_SMTP_PORT } from './mail/catcher'
 import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
 
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     APP_URL,
     ...process.env,
     SUPABASE_URL: backend.url,
-    SUPABASE_SERVICE_ROLE_KEY: DEV_SERVICE_ROLE_KEY,
+    SUPABASE_SECRET_KEY: DEV_SECRET_KEY,
   })
   if (!notificationSettings.ok) throw new Error(`Notifications: ${notificationSettings.problems.join('; ')}`)
   const notifications = startNotificationInterval(notificationSettings, NOTIFICATION_INTERVAL_MS, (outcome) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { buildRefusal, isLocalSupabaseUrl, LOCAL_BUILD_MODE } from '../../netlify/build-target'
-import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../../supabase/local/keys'
+import { DEV_ANON_KEY, DEV_PUBLISHABLE_KEY, DEV_SECRET_KEY, DEV_SERVICE_ROLE_KEY } from '../../supabase/local/keys'
 
 describe('build guard', () => {
   it('lets a production build through when it names a hosted project', () => {
@@ -18,29 +18,38 @@ describe('build guard', () => {
     expect(refusal).toMatch(/npm run build:local/)
   })
 
-  it('refuses a production build without an anon key', () => {
-    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: '' })).toMatch(/VITE_SUPABASE_ANON_KEY/)
+  it('refuses a production build without a publishable key', () => {
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: '' })).toMatch(/VITE_SUPABASE_PUBLISHABLE_KEY/)
   })
 
-  it('refuses the public development keys even with a hosted URL', () => {
-    for (const key of [DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY]) {
-      expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: key })).toMatch(/local development key/)
+  it('refuses the public development keys of every form even with a hosted URL', () => {
+    for (const key of [DEV_PUBLISHABLE_KEY, DEV_SECRET_KEY, DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY]) {
+      expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: ` ${key} ` })).toMatch(/local development key/)
     }
+  })
+
+  it("refuses a project's secret key in the browser bundle", () => {
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: 'sb_secret_abc' })).toMatch(/secret key/)
+  })
+
+  it('refuses the local keys however the configuration names them', () => {
+    const config = readFileSync(new URL('../../vite.config.ts', import.meta.url), 'utf8')
+    expect(config).toContain('anonKey: env.VITE_SUPABASE_PUBLISHABLE_KEY || env.VITE_SUPABASE_ANON_KEY')
   })
 
   it('refuses the placeholders of .env.example, copied without being filled in', () => {
     const example = Object.fromEntries(
       readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
         .split('\n')
-        .filter((line) => /^VITE_SUPABASE_(URL|ANON_KEY)=/.test(line))
+        .filter((line) => /^VITE_SUPABASE_(URL|PUBLISHABLE_KEY)=/.test(line))
         .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
     )
-    expect(buildRefusal({ mode: 'production', url: example.VITE_SUPABASE_URL, anonKey: example.VITE_SUPABASE_ANON_KEY })).toMatch(
+    expect(buildRefusal({ mode: 'production', url: example.VITE_SUPABASE_URL, anonKey: example.VITE_SUPABASE_PUBLISHABLE_KEY })).toMatch(
       /VITE_SUPABASE_URL \(https:\/\/your-project\.supabase\.co\) is the placeholder from \.env\.example/,
     )
     expect(buildRefusal({ mode: 'production', url: 'HTTPS://Your-Project.supabase.co/ ', anonKey: 'key' })).toMatch(/placeholder/)
-    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: example.VITE_SUPABASE_ANON_KEY })).toMatch(
-      /VITE_SUPABASE_ANON_KEY is the placeholder from \.env\.example/,
+    expect(buildRefusal({ mode: 'production', url: 'https://abc.supabase.co', anonKey: example.VITE_SUPABASE_PUBLISHABLE_KEY })).toMatch(
+      /VITE_SUPABASE_PUBLISHABLE_KEY is the placeholder from \.env\.example/,
     )
   })
 

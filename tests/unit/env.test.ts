@@ -1,5 +1,5 @@
 import { LOCAL_SUPABASE, resolveSupabaseConfig } from '@/lib/env'
-import { DEV_ANON_KEY } from '../../supabase/local/keys'
+import { DEV_PUBLISHABLE_KEY } from '../../supabase/local/keys'
 
 describe('resolveSupabaseConfig', () => {
   it('uses the configured project, even where the local fallback is allowed', () => {
@@ -12,8 +12,17 @@ describe('resolveSupabaseConfig', () => {
     expect(resolveSupabaseConfig({}, LOCAL_SUPABASE)).toBe(LOCAL_SUPABASE)
   })
 
-  it("carries the local server's address and anon key", () => {
-    expect(LOCAL_SUPABASE).toEqual({ url: 'http://127.0.0.1:54321', anonKey: DEV_ANON_KEY })
+  it('prefers the publishable key and still reads the legacy anon key', () => {
+    const url = 'https://abc.supabase.co'
+    expect(resolveSupabaseConfig({ VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_x', VITE_SUPABASE_ANON_KEY: 'eyJ' }, null)).toEqual({
+      url,
+      anonKey: 'sb_publishable_x',
+    })
+    expect(resolveSupabaseConfig({ VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: ' ', VITE_SUPABASE_ANON_KEY: 'eyJ' }, null).anonKey).toBe('eyJ')
+  })
+
+  it("carries the local server's address and publishable key", () => {
+    expect(LOCAL_SUPABASE).toEqual({ url: 'http://127.0.0.1:54321', anonKey: DEV_PUBLISHABLE_KEY })
   })
 
   it('refuses a missing configuration without fallback, and a half configuration anywhere', () => {

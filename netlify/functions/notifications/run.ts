@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import { smtpTransportFromEnv } from '../contact/mail-config'
+import { secretKeyFromEnv, supabaseUrlFromEnv } from '../lib/supabase-env'
 import { serverClient } from '../lib/supabase-server'
 import { dispatchNotifications, type DispatchReport } from './dispatch'
 import { restRpc } from './rpc'
@@ -9,18 +10,19 @@ export type PassSettings =
   | { ok: false; problems: string[] }
 
 /**
- * The pass's settings from the environment: SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY (server side only), the contact
+ * The pass's settings from the environment: SUPABASE_URL and SUPABASE_SECRET_KEY (server side only; the legacy
+ * SUPABASE_SERVICE_ROLE_KEY still read), the contact
  * form's SMTP variables, the sender (NOTIFICATIONS_FROM, else CONTACT_FROM) and APP_URL, the app's address for the links
  * (Netlify's URL when unset, else the fallback given). The problems name variables, never their values.
  */
 export function passSettingsFromEnv(env: NodeJS.ProcessEnv, appUrlFallback?: string): PassSettings {
   const problems: string[] = []
-  const url = (env.SUPABASE_URL ?? env.VITE_SUPABASE_URL)?.trim()
-  const serviceKey = env.SUPABASE_SERVICE_ROLE_KEY?.trim()
+  const url = supabaseUrlFromEnv(env)
+  const serviceKey = secretKeyFromEnv(env)
   const from = (env.NOTIFICATIONS_FROM ?? env.CONTACT_FROM)?.trim()
   const appUrl = (env.APP_URL ?? env.URL ?? appUrlFallback)?.trim()
   if (!url) problems.push('SUPABASE_URL is not set')
-  if (!serviceKey) problems.push('SUPABASE_SERVICE_ROLE_KEY is not set')
+  if (!serviceKey) problems.push('SUPABASE_SECRET_KEY is not set')
   if (!from) problems.push('neither NOTIFICATIONS_FROM nor CONTACT_FROM is set')
   if (!appUrl) problems.push('APP_URL is not set')
   const transport = smtpTransportFromEnv(env, problems)

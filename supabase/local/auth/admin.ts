@@ -33,7 +33,7 @@ export async function requireAdmin(context: ApiContext, req: IncomingMessage): P
   if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a Bearer token')
   let role: unknown
   try {
-    role = (await verifyJwt(token, context.config.jwtSecret)).role
+    role = (await verifyJwt(token, context.config)).role
   } catch (error) {
     const reason = error instanceof JwtError && error.expired ? 'token has invalid claims: token is expired' : 'token is malformed or its signature is invalid'
     throw new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`)

@@ -22,7 +22,7 @@ export async function authenticate(sql: Sql, config: ServerConfig, req: Incoming
   if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a Bearer token')
   let claims: Claims
   try {
-    claims = await verifyJwt(token, config.jwtSecret)
+    claims = await verifyJwt(token, config)
   } catch (error) {
     const reason = error instanceof JwtError && error.expired ? 'token has invalid claims: token is expired' : 'token is malformed or its signature is invalid'
     throw new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`)

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiContext, RouteHandler } from '../context'
 import { clientAddress } from '../client-address'
 import { send, sendJson } from '../http'
+import { publicJwk } from '../keys'
 import { authenticate } from './authenticate'
 import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
@@ -62,6 +63,8 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       send(res, 204, '')
     },
     'GET /settings': async (_req, res) => sendJson(res, 200, settings(config)),
+    // The keys that verify access tokens, for servers that check them without the secret (supabase.auth.getClaims()).
+    'GET /.well-known/jwks.json': async (_req, res) => sendJson(res, 200, { keys: [publicJwk(config.signingKey)] }),
     'GET /health': async (_req, res) => sendJson(res, 200, health()),
     'GET /authorize': async (_req, _res, url) => authorize(url),
     // Counted before the address is looked up, so that known and unknown e-mails meet the same limit.

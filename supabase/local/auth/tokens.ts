@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import type { IncomingMessage } from 'node:http'
 import { header } from '../http'
-import { signJwt, type ApiRole } from '../keys'
+import { signAccessToken, type ApiRole } from '../keys'
 import type { ServerConfig } from '../context'
 import type { UserRow } from './users'
 
@@ -42,7 +42,7 @@ export async function accessToken(
   /** The AMR method GoTrue records: password, otp (an e-mailed code or link), recovery, invite, email_change. */
   method = 'password',
 ): Promise<{ token: string; expiresAt: number }> {
-  const token = await signJwt(
+  const token = await signAccessToken(
     {
       iss,
       sub: user.id,
@@ -58,7 +58,7 @@ export async function accessToken(
       is_anonymous: user.is_anonymous,
     },
     config.jwtExpirySeconds,
-    config.jwtSecret,
+    config.signingKey,
   )
   return { token, expiresAt: decodeJwt(token).exp ?? 0 }
 }

@@ -138,7 +138,7 @@ export class Connection implements ChannelSink {
     }
     const token =
       typeof payload.access_token === 'string' && payload.access_token !== '' ? payload.access_token : this.apiKey
-    const check = await checkToken(token, this.context.config.jwtSecret)
+    const check = await checkToken(token, this.context.config)
     if (!check.ok) return this.reply(frame, 'error', { reason: check.reason })
     const access = config.private === true ? await this.privateAccess(check.claims, subTopic) : undefined
     if (access && !access.broadcastRead && !access.presenceRead) {
@@ -186,7 +186,7 @@ export class Connection implements ChannelSink {
   private async refreshToken(channel: Channel, payload: unknown): Promise<void> {
     const token = isObject(payload) ? payload.access_token : undefined
     if (typeof token !== 'string' || token === '' || token === channel.token) return
-    const check = await checkToken(token, this.context.config.jwtSecret)
+    const check = await checkToken(token, this.context.config)
     if (!channel.open) return
     if (!check.ok) {
       this.shutdown(channel, check.reason)

@@ -1,12 +1,12 @@
 import { decodeJwt } from 'jose'
-import { JwtError, verifyJwt, type Claims } from '../keys'
+import { JwtError, verifyJwt, type Claims, type TokenKeys } from '../keys'
 
 export type TokenCheck = { ok: true; claims: Claims } | { ok: false; reason: string }
 
 /** Verifies a channel's token and words a refusal as Realtime does. */
-export async function checkToken(token: string, secret: string): Promise<TokenCheck> {
+export async function checkToken(token: string, keys: TokenKeys): Promise<TokenCheck> {
   try {
-    const claims = await verifyJwt(token, secret)
+    const claims = await verifyJwt(token, keys)
     if (typeof claims.exp !== 'number') return { ok: false, reason: 'Fields `role` and `exp` are required in JWT' }
     return { ok: true, claims }
   } catch (error) {

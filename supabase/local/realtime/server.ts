@@ -4,6 +4,7 @@ import { WebSocketServer } from 'ws'
 import { forwardClientAddress, trustedProxyList } from '../client-address'
 import type { ApiContext } from '../context'
 import { header, headersForPostgres } from '../http'
+import { isApiKey } from '../keys'
 import { BroadcastDispatcher } from './broadcast-dispatcher'
 import { BROADCASTS_CHANNEL, installBroadcasts } from './broadcasts'
 import { CHANGES_CHANNEL, CaptureScope, installCapture } from './capture'
@@ -57,7 +58,7 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
     // Checked as the gateway checks REST and auth requests.
     const apiKey = header(req, 'apikey') ?? url.searchParams.get('apikey')
     if (!apiKey) return refuse(socket, 401, { message: 'No API key found in request' })
-    if (apiKey !== config.anonKey && apiKey !== config.serviceRoleKey) return refuse(socket, 401, { message: 'Invalid API key' })
+    if (!isApiKey(apiKey, config)) return refuse(socket, 401, { message: 'Invalid API key' })
     // Phoenix's default serializer when the client names none.
     const vsn = (url.searchParams.get('vsn') ?? '1.0.0') as Vsn
     if (!VSNS.includes(vsn)) return refuse(socket, 400, { message: `Unsupported serializer version: ${vsn}` })

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http'
 import type { Database, Sql } from '../database'
 import { header, headersForPostgres } from '../http'
-import { JwtError, verifyJwt, type ApiRole, type Claims } from '../keys'
+import { JwtError, apiKeyClaims, verifyJwt, type ApiRole, type Claims, type TokenKeys } from '../keys'
 import type { ServerConfig } from '../context'
 import { pgrstError } from './errors'
 import { quoteIdent, quoteLiteral } from './identifiers'
+import { roleStatementTimeout } from './timeouts'
 
 // Who is calling, and the transaction PostgREST opens for them: the caller's role, and the request
 // (claims, method, path, headers, cookies) in transaction-local settings that policies and functions read.
@@ -25,10 +26,10 @@ function jwtError(code: 'PGRST301' | 'PGRST303', message: string) {
 /**
  * Tokens that verified, with their claims, as PostgREST's JWT cache keeps them: a client sends the same token with each
  * request, and verifying it (an HMAC through WebCrypto, its key imported anew each time) took a fifth of this server's
- * time per decision with 50 reviewers deciding at once. An entry serves only the secret that verified it and only
+ * time per decision with 50 reviewers deciding at once. An entry serves only the keys that verified it and only
  * until the token's exp, which is checked at each use as jose checks it; the oldest entry goes first.
  */
-const verifiedTokens = new Map<string, { secret: string; claims: Claims }>()
+const verifiedTokens = new Map<string, { keys: TokenKeys; claims: Claims }>()
 const MAX_VERIFIED_TOKENS = 10_000
 
 /** The role and claims of the request's bearer token; no token is the anonymous role. */
@@ -38,16 +39,18 @@ export async function authenticate(req: IncomingMessage, config: ServerConfig): 
   if (!match) return { role: 'anon', claims: { role: 'anon' }, authenticated: false }
   const token = (match[1] ?? '').trim()
   if (token === '') throw jwtError('PGRST301', 'Empty JWT is sent in Authorization header')
+  const apiKey = apiKeyClaims(token, config)
+  if (apiKey) return { role: apiKey.role, claims: apiKey, authenticated: apiKey.role !== 'anon' }
   const parts = token.split('.').length
   if (parts !== 3) throw jwtError('PGRST301', `Expected 3 parts in JWT; got ${parts}`)
   const cached = verifiedTokens.get(token)
-  if (cached && cached.secret === config.jwtSecret && (cached.claims.exp === undefined || cached.claims.exp > Math.floor(Date.now() / 1000))) {
+  if (cached && cached.keys === config && (cached.claims.exp === undefined || cached.claims.exp > Math.floor(Date.now() / 1000))) {
     return { role: cached.claims.role, claims: cached.claims, authenticated: cached.claims.role !== 'anon' }
   }
   try {
-    const claims = await verifyJwt(token, config.jwtSecret)
+    const claims = await verifyJwt(token, config)
     if (verifiedTokens.size >= MAX_VERIFIED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value!)
-    verifiedTokens.set(token, { secret: config.jwtSecret, claims })
+    verifiedTokens.set(token, { keys: config, claims })
     return { role: claims.role, claims, authenticated: claims.role !== 'anon' }
   } catch (error) {
     if (error instanceof JwtError && error.expired) throw jwtError('PGRST303', 'JWT expired')
@@ -75,6 +78,8 @@ export class Rollback<T> extends Error {
 interface CallerOptions {
   schema: string
   timezone?: string
+  /** A called function's own statement_timeout setting, which PostgREST applies in place of its role's. */
+  statementTimeout?: string
 }
 
 /** What PostgREST sets before every request, as [setting, value] pairs for set_config(…, true). */
@@ -88,6 +93,7 @@ function requestSettings(req: IncomingMessage, path: string, caller: Caller, opt
     ['request.path', path],
     ['request.headers', JSON.stringify(headersForPostgres(req))],
     ['request.cookies', JSON.stringify(cookies(req))],
+    ['statement_timeout', options.statementTimeout ?? roleStatementTimeout(caller.role)],
   ]
   if (options.timezone) settings.push(['timezone', options.timezone])
   return settings

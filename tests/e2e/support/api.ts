@@ -1,7 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { inject } from 'vitest'
 import WebSocket from 'ws'
-import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../../../supabase/local/keys'
+import { DEV_PUBLISHABLE_KEY, DEV_SECRET_KEY } from '../../../supabase/local/keys'
 import type { Database } from '../../../src/lib/database.types'
 import { DEMO_PASSWORD } from './browser'
 
@@ -16,11 +16,11 @@ function apiClient(key: string): ApiClient {
 }
 
 /** The backend as the service role sees it: what a test arranges or checks behind the users' backs. */
-export const serviceClient = (): ApiClient => apiClient(DEV_SERVICE_ROLE_KEY)
+export const serviceClient = (): ApiClient => apiClient(DEV_SECRET_KEY)
 
 /** supabase-js signed in as a demo account, for checking what the server says to that person. */
 export async function signedInClient(email: string): Promise<ApiClient> {
-  const client = apiClient(DEV_ANON_KEY)
+  const client = apiClient(DEV_PUBLISHABLE_KEY)
   const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
   if (error) throw error
   return client

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { preview } from 'vite'
 import type { TestProject } from 'vitest/node'
-import { DEV_ANON_KEY } from '../../../supabase/local/keys'
+import { DEV_PUBLISHABLE_KEY } from '../../../supabase/local/keys'
 import { startJourneyServers } from './journey-servers'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -16,7 +16,7 @@ const OUT_DIR = `.tmp/e2e-dist-${process.pid}`
  * give React's development build.
  */
 function buildApp(backendUrl: string): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, VITE_SUPABASE_URL: backendUrl, VITE_SUPABASE_ANON_KEY: DEV_ANON_KEY }
+  const env: NodeJS.ProcessEnv = { ...process.env, VITE_SUPABASE_URL: backendUrl, VITE_SUPABASE_PUBLISHABLE_KEY: DEV_PUBLISHABLE_KEY }
   delete env.NODE_ENV
   const vite = fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url))
   const child = spawn(process.execPath, [vite, 'build', '--mode', 'local-server', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'], {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { TestProject } from 'vitest/node'
-import { DEV_ANON_KEY } from '../../../supabase/local/keys'
+import { DEV_PUBLISHABLE_KEY } from '../../../supabase/local/keys'
 import { startLocalBackend, type LocalBackend } from '../../../supabase/local/processes'
 import { startMailCatcher, type MailCatcher } from '../../../supabase/local/mail/catcher'
 import { CHROMIUM } from './browser'
@@ -76,7 +76,7 @@ export async function startJourneyServers(project: TestProject, serveApp: ServeA
     // The directory-sync and notifications functions, run by the app's server in this process, talk to this backend
     // (their service key is vite.config's).
     process.env.SUPABASE_URL = backend.url
-    process.env.SUPABASE_ANON_KEY = DEV_ANON_KEY
+    process.env.SUPABASE_PUBLISHABLE_KEY = DEV_PUBLISHABLE_KEY
     app = await serveApp(backend.url, appPort)
   } catch (error) {
     await stop()

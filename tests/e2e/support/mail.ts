@@ -1,6 +1,6 @@
 import { expect, inject } from 'vitest'
 import { passSettingsFromEnv, runNotificationPass } from '../../../netlify/functions/notifications/run'
-import { DEV_SERVICE_ROLE_KEY } from '../../../supabase/local/keys'
+import { DEV_SECRET_KEY } from '../../../supabase/local/keys'
 import type { CaughtMessage } from '../../../supabase/local/mail/message'
 
 /** Every message the run's mail catcher holds. */
@@ -21,7 +21,7 @@ export async function deliverOutbox(): Promise<number> {
   // The global setup points SMTP_URL at this run's mail catcher; links lead to this run's app.
   const settings = passSettingsFromEnv({
     SUPABASE_URL: inject('backendUrl'),
-    SUPABASE_SERVICE_ROLE_KEY: DEV_SERVICE_ROLE_KEY,
+    SUPABASE_SECRET_KEY: DEV_SECRET_KEY,
     SMTP_URL: process.env.SMTP_URL,
     NOTIFICATIONS_FROM: 'Recertif <no-reply@recertif.example>',
     APP_URL: inject('appUrl'),
