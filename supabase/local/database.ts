@@ -25,6 +25,11 @@ export interface Database extends Sql {
   script<T = Record<string, unknown>>(text: string): Promise<{ rows: T[] }>
   /** Subscribes to NOTIFY on a channel; resolves to the function that unsubscribes. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * The same database through connections of its own, for background work that must not wait behind the API's
+   * requests (PostgreSQL: a pool of `connections`; PGlite has one connection, shared, which its close leaves open).
+   */
+  separate(connections: number): Database
   close(): Promise<void>
 }
 
@@ -45,7 +50,7 @@ export interface PgliteDatabase extends Database {
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<PgliteDatabase> {
   const db = new PGlite({ ...options, extensions: pgliteExtensions })
   await db.waitReady
-  return {
+  const database: PgliteDatabase = {
     kind: 'pglite',
     dump: () => db.dumpDataDir('none'),
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
@@ -69,8 +74,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       const stop = await db.listen(channel, onPayload)
       return () => stop()
     },
+    separate: () => ({ ...database, close: async () => undefined }),
     close: () => db.close(),
   }
+  return database
 }
 
 export function openPostgres(connectionString: string, max = 10): Database {
@@ -125,6 +132,7 @@ export function openPostgres(connectionString: string, max = 10): Database {
         client.release()
       }
     },
+    separate: (connections) => openPostgres(connectionString, connections),
     close: () => pool.end(),
   }
 }

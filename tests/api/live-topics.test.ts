@@ -62,6 +62,11 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 describe('live topics', () => {
+  it('leaves none of the seed’s announcements, sent while no server ran, in realtime.messages', async () => {
+    const { rows } = await db.query<{ count: number }>(`select count(*)::int as count from realtime.messages`)
+    expect(rows[0]!.count).toBe(0)
+  })
+
   it('lets a person join their own topic, and refuses someone else’s and the administrators’', async () => {
     const julie = await signedIn('user@example.com')
     const manager = await signedIn('manager@example.com')

@@ -42,8 +42,11 @@ create or replace trigger realtime_local_queue_broadcasts after insert on realti
   referencing new table as new_rows for each statement
   execute function realtime_local.queue_broadcasts();
 
--- What a previous run queued and did not deliver has no subscriber left to receive it.
-delete from realtime.messages m using realtime_local.broadcasts b where m.id = b.message_id and m.inserted_at = b.inserted_at;
+-- What a previous run queued and did not deliver, and what was sent while no server ran (the seed's and a dataset's
+-- announcements), has no subscriber left to receive it. Hosted drops its day partitions after a few days; locally a
+-- message lives until it is delivered, or until the next start. The trigger above makes inserts wait for this
+-- transaction, so no message committed after it escapes the queue.
+delete from realtime.messages;
 delete from realtime_local.broadcasts;
 `
 

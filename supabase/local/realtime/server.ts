@@ -41,9 +41,12 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
   const catalog = new Catalog(db)
   const dispatcher = new Dispatcher(db, catalog, hub)
   const unlisten = await db.listen(CHANGES_CHANNEL, (txid) => dispatcher.notify(txid))
-  const broadcasts = new BroadcastDispatcher(db, hub)
+  // Broadcasts are read on connections of their own (one listening, one taking), as hosted Realtime reads its
+  // messages: waiting in the API's pool behind a burst of requests delayed every delivery.
+  const broadcastsDb = db.separate(2)
+  const broadcasts = new BroadcastDispatcher(broadcastsDb, hub)
   const unlistenBroadcasts = (await installBroadcasts(db))
-    ? await db.listen(BROADCASTS_CHANNEL, (txid) => broadcasts.notify(txid))
+    ? await broadcastsDb.listen(BROADCASTS_CHANNEL, (txid) => broadcasts.notify(txid))
     : async () => undefined
   const trustedProxies = trustedProxyList(config.trustedProxies)
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
@@ -82,6 +85,7 @@ export async function startRealtime(context: ApiContext, server: http.Server): P
       await unlistenBroadcasts()
       await dispatcher.drained()
       await broadcasts.drained()
+      await broadcastsDb.close()
       await scope.drained()
     },
   }
