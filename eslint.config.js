@@ -72,6 +72,27 @@ export default tseslint.config(
       ],
     },
   },
+  // src/domain holds the pure rules every feature shares (statuses and their words, stage files, plurals): it imports
+  // only itself, never a feature, React, a widget or the Supabase client, so a worker or a test may load it alone.
+  {
+    files: ['src/domain/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'react-dom', '@tanstack/react-query', '@supabase/supabase-js'].map((name) => ({
+            name,
+            message: 'src/domain is pure: no React, no query cache, no Supabase.',
+          })),
+          patterns: [
+            { regex: '^(@/|(\\.\\./)+)(features|components|lib|auth|pages)(/|$)', message: 'src/domain imports only src/domain.' },
+            APP_PATTERN,
+            LOCAL_SERVER_PATTERN,
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/app/**/*.{ts,tsx}', 'src/auth/**/*.{ts,tsx}', 'src/pages/**/*.{ts,tsx}', 'src/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [LOCAL_SERVER_PATTERN] }] },

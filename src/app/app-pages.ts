@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@/lib/labels'
+import { ROLES, type Role } from '@/domain/labels'
 
 /** The pages of the authenticated area, in SPEC §2's menu order, with the roles whose menu shows them. */
 export interface AppPage {

@@ -1,4 +1,4 @@
-import { isRole } from '@/lib/labels'
+import { isRole } from '@/domain/labels'
 import type { AppUser } from './types'
 
 /** The columns of a profile, with the manager's name joined through the self reference. */

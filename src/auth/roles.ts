@@ -1,4 +1,4 @@
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import type { AppUser } from './types'
 
 /** SPEC §6: a check against one role or a list of roles. A courtesy for screens; the database enforces access. */

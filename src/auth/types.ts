@@ -1,4 +1,4 @@
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 
 /** The signed-in person's profile, from the users table (SPEC §3, app-side names). */
 export interface AppUser {

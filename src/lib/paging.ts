@@ -1,5 +1,5 @@
 import { throwApiError, type ApiFailure } from './api-error'
-import { countText } from './plural'
+import { countText } from '@/domain/plural'
 
 /** The most rows the API returns for one read (PostgREST's max-rows on hosted Supabase and on the local server). */
 export const API_PAGE_SIZE = 1000

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { renderApp } from './support/render-app'
 import { createFakeGateway, makeUser } from './support/fake-auth'
 

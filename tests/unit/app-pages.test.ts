@@ -1,5 +1,5 @@
 import { APP_PAGES, appPage, canOpen, menuFor } from '@/app/app-pages'
-import { ROLES } from '@/lib/labels'
+import { ROLES } from '@/domain/labels'
 
 describe('Menu by role (SPEC §2)', () => {
   const menu = (role: (typeof ROLES)[number]) => menuFor(role).map((page) => `/app/${page.path}`)

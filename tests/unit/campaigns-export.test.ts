@@ -1,4 +1,5 @@
 import * as XLSX from 'xlsx'
+import { stageFileColumns as exportColumns } from '@/domain/stage-files'
 import { buildWorkbook, ExportSheets, workbookBytes } from '@/features/campaigns/excel'
 import {
   DEFAULT_JUSTIFICATION,
@@ -6,7 +7,6 @@ import {
   SUSPENSION_NOTICE,
   buildExportRows,
   buildInstructionRows,
-  exportColumns,
   exportRow,
   exportColumnWidths,
   exportDeadline,

@@ -8,7 +8,7 @@ import {
   rightStatusLabel,
   ROLES,
   roleLabel,
-} from '@/lib/labels'
+} from '@/domain/labels'
 import { rateTone, rightStatusTone } from '@/lib/tones'
 
 describe('French labels', () => {

@@ -1,4 +1,4 @@
-import { countText, plural, shareText } from '@/lib/plural'
+import { countText, plural, shareText } from '@/domain/plural'
 
 describe('plural', () => {
   it('keeps the singular for 0 and 1, as French does, and the plural from 2', () => {

@@ -1,4 +1,4 @@
-import { countText, plural } from '../../../src/lib/plural'
+import { countText, plural } from '../../../src/domain/plural'
 
 /** A message of the outbox as claim_notifications returns it (the columns the rendering and the sending need). */
 export interface OutboxMessage {

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { cn } from '@/lib/cn'
 import { appPath, menuFor } from '../app-pages'
 import { MENU_ICONS } from './menu-icons'

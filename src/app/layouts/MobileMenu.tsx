@@ -1,6 +1,6 @@
 import { LogOut, UserRound } from 'lucide-react'
 import { Link } from 'react-router-dom'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { MainNav } from './MainNav'
 
 interface MobileMenuProps {

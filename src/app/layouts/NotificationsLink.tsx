@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import { useAdminAlerts } from '@/features/dashboards/api'
 import { useOutbox } from '@/features/notifications/api'
 import { useReviewQueueCount } from '@/features/reviews/api'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 
 /** The header's bell: where it leads, and the count of what waits there when anything does. */
 function BellLink({ to, count, label }: { to: string; count: number; label: string }) {

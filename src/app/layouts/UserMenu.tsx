@@ -3,7 +3,7 @@ import { ChevronDown, LogOut, UserRound } from 'lucide-react'
 import { Link } from 'react-router-dom'
 import type { AppUser } from '@/auth/types'
 import { fullNameOf, initialsOf } from '@/auth/roles'
-import { roleLabel } from '@/lib/labels'
+import { roleLabel } from '@/domain/labels'
 import { focusableWithin } from '@/components/ui/focusable'
 import { Avatar } from './Avatar'
 

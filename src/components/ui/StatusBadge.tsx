@@ -1,4 +1,4 @@
-import { rightStatusLabel } from '@/lib/labels'
+import { rightStatusLabel } from '@/domain/labels'
 import { rightStatusTone } from '@/lib/tones'
 import { Badge } from './Badge'
 

@@ -1,7 +1,7 @@
 /** The audit page's data and pure rules (SPEC §2 audit page, §9: 100 entries per page, newest first). */
 import type { CsvCell } from '@/lib/csv'
 import { formatDateTime } from '@/lib/dates'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { auditEventText, resourceTypeLabel, type AuditNames } from './sentence'
 
 /** SPEC §9's fetch limit of 100 becomes the page size. */

@@ -5,8 +5,8 @@
  * people, applications, campaigns and rights an event points to come in `AuditNames`, read by the api.
  */
 import { formatDate, formatDateTime } from '@/lib/dates'
-import { accountTypeLabel, campaignStatusLabel, rightStatusLabel, roleLabel } from '@/lib/labels'
-import { countText } from '@/lib/plural'
+import { accountTypeLabel, campaignStatusLabel, rightStatusLabel, roleLabel } from '@/domain/labels'
+import { countText } from '@/domain/plural'
 import type { AuditEvent } from './model'
 
 export interface AuditRightName {

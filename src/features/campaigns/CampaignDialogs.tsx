@@ -1,6 +1,6 @@
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { formatDate } from '@/lib/dates'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { useStartPreview } from './api/start-preview'
 import { CampaignFormDialog } from './CampaignFormDialog'
 import { ExportDialog } from './ExportDialog'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { FileCheck } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { downloadFile, startExportBuilder } from './excel-build'
 import { evidenceFileName } from './evidence-model'
 import type { Campaign } from './model'

@@ -3,17 +3,18 @@ import { Download } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { downloadFile, startExportBuilder } from './excel-build'
-import { EXPORT_FILES, EXPORT_FILE_LABELS, exportCounts, exportFileName, type Campaign, type ExportFile } from './model'
+import { STAGE_FILES, STAGE_FILE_LABELS, type StageFile } from '@/domain/stage-files'
+import { exportCounts, exportFileName, type Campaign } from './model'
 
-const COUNT_LABELS: Record<ExportFile, string> = {
+const COUNT_LABELS: Record<StageFile, string> = {
   manager: 'En attente',
   bpo_metier: 'Validés par le manager',
   bpo_groupe: 'Validés par le BPO Métier',
 }
 
-const BUTTON_LABELS: Record<ExportFile, string> = {
+const BUTTON_LABELS: Record<StageFile, string> = {
   manager: 'Fichier Manager',
   bpo_metier: 'Fichier BPO Métier',
   bpo_groupe: 'Fichier BPO Groupe',
@@ -21,12 +22,12 @@ const BUTTON_LABELS: Record<ExportFile, string> = {
 
 /** SPEC §2's Excel dialog: three counts, three files, xlsx loaded only when a download starts. */
 export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null; onClose: () => void }) {
-  const [running, setRunning] = useState<ExportFile | null>(null)
+  const [running, setRunning] = useState<StageFile | null>(null)
   const [fetched, setFetched] = useState(0)
   const [error, setError] = useState<string | null>(null)
   const counts = campaign ? exportCounts(campaign) : null
 
-  const download = async (file: ExportFile) => {
+  const download = async (file: StageFile) => {
     if (!campaign) return
     setRunning(file)
     setFetched(0)
@@ -49,7 +50,7 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
       {campaign && counts && (
         <div className="space-y-4">
           <dl className="grid grid-cols-3 gap-3 text-center">
-            {EXPORT_FILES.map((file) => (
+            {STAGE_FILES.map((file) => (
               <div key={file} className="rounded-md bg-gray-50 p-3">
                 <dt className="text-xs text-gray-600">{COUNT_LABELS[file]}</dt>
                 <dd className="text-2xl font-semibold text-gray-900" data-testid={`export-count-${file}`}>
@@ -59,7 +60,7 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
             ))}
           </dl>
           <div className="flex flex-col gap-2">
-            {EXPORT_FILES.map((file) => (
+            {STAGE_FILES.map((file) => (
               <Button
                 key={file}
                 variant="outline"
@@ -77,9 +78,9 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
           <div className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
             <p className="font-medium">Instructions</p>
             <ol className="mt-1 list-decimal pl-5">
-              <li>Envoyez d'abord le fichier {EXPORT_FILE_LABELS.manager} aux managers (droits en attente).</li>
-              <li>Puis le fichier {EXPORT_FILE_LABELS.bpo_metier} (droits validés par le manager).</li>
-              <li>Enfin le fichier {EXPORT_FILE_LABELS.bpo_groupe} (droits validés par le BPO Métier).</li>
+              <li>Envoyez d'abord le fichier {STAGE_FILE_LABELS.manager} aux managers (droits en attente).</li>
+              <li>Puis le fichier {STAGE_FILE_LABELS.bpo_metier} (droits validés par le manager).</li>
+              <li>Enfin le fichier {STAGE_FILE_LABELS.bpo_groupe} (droits validés par le BPO Métier).</li>
             </ol>
           </div>
         </div>

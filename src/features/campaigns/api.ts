@@ -5,7 +5,7 @@ import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } fr
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
-import type { AccountType, CampaignRecurrence, CampaignStatus } from '@/lib/labels'
+import type { AccountType, CampaignRecurrence, CampaignStatus } from '@/domain/labels'
 import type { BurndownDay, RunningCampaign } from './burndown-model'
 import type { Campaign, CampaignPayload } from './model'
 import type { CampaignSignoff, ReassignInput, ReviewerChoice } from './reviewers-model'

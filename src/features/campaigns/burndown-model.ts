@@ -1,6 +1,6 @@
 /** A campaign's burndown (rpc('campaign_burndown')) and the sentence that says what its chart draws. */
 import { formatDate } from '@/lib/dates'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 
 /** A running campaign, as the burndown's choice lists it. */
 export interface RunningCampaign {

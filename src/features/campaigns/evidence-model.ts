@@ -1,8 +1,8 @@
 /** The evidence pack of a closed campaign (« Rapport de campagne »): what the database hands over, and its sheets. */
 import { format } from 'date-fns'
-import { REVIEW_RATE_BASIS, REVIEWED_MEANING, UNDECIDED_AT_CLOSURE_LABEL } from '@/lib/campaign-figures'
+import { REVIEW_RATE_BASIS, REVIEWED_MEANING, UNDECIDED_AT_CLOSURE_LABEL } from '@/domain/campaign-figures'
 import { formatDate, formatDateTime } from '@/lib/dates'
-import { accountTypeLabel, campaignStatusLabel, rightStatusLabel } from '@/lib/labels'
+import { accountTypeLabel, campaignStatusLabel, rightStatusLabel } from '@/domain/labels'
 import { safeCell } from './model'
 
 export type EvidenceStage = 'user' | 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'

@@ -2,10 +2,11 @@ import { currentApiAccess, type ApiAccess } from './api/api-access'
 import { fetchEvidencePack } from './api/read-evidence-pack'
 import { fetchExportRows } from './api/read-export-rows'
 import type { EvidencePack } from './evidence-model'
-import type { ExportFile, ExportRow } from './model'
+import type { StageFile } from '@/domain/stage-files'
+import type { ExportRow } from './model'
 
 export interface ExportBuildRequest {
-  file: ExportFile
+  file: StageFile
   campaignName: string
   rows: readonly ExportRow[]
   /** The export's date (deadline and file name), as a timestamp. */
@@ -26,7 +27,7 @@ export interface EvidenceReadRequest {
 /** One export file: which rows, and what its Instructions sheet says. */
 export interface ExportFileRequest {
   campaignId: string
-  file: ExportFile
+  file: StageFile
   campaignName: string
   /** The export's date (deadline and file name), as a timestamp. */
   today: number

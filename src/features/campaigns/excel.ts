@@ -19,7 +19,8 @@ import {
   type EvidenceSummary,
   writeDecisionCells,
 } from './evidence-model'
-import { buildExportRows, buildInstructionRows, exportColumns, exportColumnWidths, type ExportFile, type ExportRow } from './model'
+import { STAGE_FILE_SHEET, stageFileColumns, type StageFile } from '@/domain/stage-files'
+import { buildExportRows, buildInstructionRows, exportColumnWidths, type ExportRow } from './model'
 
 function sheet(rows: readonly Row[], widths: readonly number[], frozenRows = 0): Sheet {
   return { rows, '!cols': widths.map((wch) => ({ wch })), frozenRows }
@@ -36,7 +37,7 @@ export class ExportSheets {
   private readonly rows: Int32Array[][]
 
   constructor(
-    private readonly file: ExportFile,
+    private readonly file: StageFile,
     slices = 1,
   ) {
     this.rows = Array.from({ length: slices }, () => [])
@@ -54,14 +55,14 @@ export class ExportSheets {
   /** Once, when every page has been added. */
   workbook(campaignName: string, today: Date): Workbook {
     const workbook = this.book
-    appendSheet(workbook, sheet([exportColumns(this.file), ...this.rows.flat()], exportColumnWidths(this.file), 1), 'Droits')
+    appendSheet(workbook, sheet([stageFileColumns(this.file), ...this.rows.flat()], exportColumnWidths(this.file), 1), STAGE_FILE_SHEET)
     appendSheet(workbook, sheet(buildInstructionRows(this.file, campaignName, today), [20, 90]), 'Instructions')
     return workbook
   }
 }
 
 /** The workbook of an export file whose rows are all at hand. */
-export function buildWorkbook(file: ExportFile, campaignName: string, rows: readonly ExportRow[], today = new Date()): Workbook {
+export function buildWorkbook(file: StageFile, campaignName: string, rows: readonly ExportRow[], today = new Date()): Workbook {
   const sheets = new ExportSheets(file)
   sheets.add(rows)
   return sheets.workbook(campaignName, today)

@@ -10,7 +10,8 @@ import {
   type AccountType,
   type CampaignRecurrence,
   type CampaignStatus,
-} from '@/lib/labels'
+} from '@/domain/labels'
+import { STAGE_FILE_LABELS, stageFileColumns, type StageFile } from '@/domain/stage-files'
 import type { Tone } from '@/lib/tones'
 
 export interface Campaign {
@@ -197,17 +198,8 @@ export function toCampaignPayload(values: CampaignFormValues): CampaignPayload {
 
 // ─── Excel exports (SPEC §3, §9) ────────────────────────────────────────────────────────────────────────────────
 
-export type ExportFile = 'manager' | 'bpo_metier' | 'bpo_groupe'
-export const EXPORT_FILES: readonly ExportFile[] = ['manager', 'bpo_metier', 'bpo_groupe']
-
-export const EXPORT_FILE_LABELS: Record<ExportFile, string> = {
-  manager: 'Manager',
-  bpo_metier: 'BPO Métier',
-  bpo_groupe: 'BPO Groupe',
-}
-
 /** Days the recipient of each file has to answer (SPEC §9: 5 working days computed as calendar days, 3, 2). */
-const EXPORT_DEADLINE_DAYS: Record<ExportFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
+const EXPORT_DEADLINE_DAYS: Record<StageFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
 
 export const DEFAULT_JUSTIFICATION = 'Accès nécessaire pour les fonctions'
 export const DEFAULT_MANAGER_COMMENT = 'Validé par le manager'
@@ -292,30 +284,8 @@ export function exportRow(data: ExportRowData): ExportRow {
   return row
 }
 
-const BASE_COLUMNS = [
-  'ID du droit',
-  'Utilisateur',
-  'E-mail',
-  'Application',
-  'Rôle / Profil',
-  "Date d'attribution",
-  'Dernière utilisation',
-  'Justification métier',
-  'Validation manager',
-  'Commentaire manager',
-  'Date de validation manager',
-] as const
-const BPO_METIER_COLUMNS = ['Validation BPO Métier', 'Commentaire BPO Métier', 'Date de validation BPO Métier'] as const
-const BPO_GROUPE_COLUMNS = ['Validation BPO Groupe', 'Commentaire BPO Groupe', 'Date de validation BPO Groupe', 'Statut final'] as const
-
-export function exportColumns(file: ExportFile): string[] {
-  if (file === 'manager') return [...BASE_COLUMNS]
-  if (file === 'bpo_metier') return [...BASE_COLUMNS, ...BPO_METIER_COLUMNS]
-  return [...BASE_COLUMNS, ...BPO_METIER_COLUMNS, ...BPO_GROUPE_COLUMNS]
-}
-
-/** Widths in characters, one per column of exportColumns(file). */
-export function exportColumnWidths(file: ExportFile): number[] {
+/** Widths in characters, one per column of stageFileColumns(file). */
+export function exportColumnWidths(file: StageFile): number[] {
   const widths: Record<string, number> = {
     'ID du droit': 38,
     Utilisateur: 26,
@@ -325,7 +295,7 @@ export function exportColumnWidths(file: ExportFile): number[] {
     'Justification métier': 40,
     'Statut final': 22,
   }
-  return exportColumns(file).map((column) => widths[column] ?? (column.startsWith('Commentaire') ? 36 : 22))
+  return stageFileColumns(file).map((column) => widths[column] ?? (column.startsWith('Commentaire') ? 36 : 22))
 }
 
 function decisionLabel(decision: string | null | undefined): string {
@@ -342,8 +312,8 @@ export function safeCell(value: string | null | undefined): string {
   return FORMULA_STARTS.has(text.charCodeAt(0)) ? `'${text}` : text
 }
 
-/** The data rows of one file, in exportColumns(file) order, every cell a formula-safe string. */
-export function buildExportRows(file: ExportFile, rows: readonly ExportRow[]): string[][] {
+/** The data rows of one file, in stageFileColumns(file) order, every cell a formula-safe string. */
+export function buildExportRows(file: StageFile, rows: readonly ExportRow[]): string[][] {
   return rows.map((row) => {
     const managerComment = row.manager_comment || (row.manager_decision === 'approved' ? DEFAULT_MANAGER_COMMENT : '')
     const cells: (string | null)[] = [
@@ -374,20 +344,20 @@ export function buildExportRows(file: ExportFile, rows: readonly ExportRow[]): s
   })
 }
 
-export function exportDeadline(file: ExportFile, today: Date = new Date()): Date {
+export function exportDeadline(file: StageFile, today: Date = new Date()): Date {
   return addDays(today, EXPORT_DEADLINE_DAYS[file])
 }
 
 /** The Instructions sheet: campaign name, deadline, what to do, and for the manager the suspension notice. */
-export function buildInstructionRows(file: ExportFile, campaignName: string, today: Date = new Date()): string[][] {
+export function buildInstructionRows(file: StageFile, campaignName: string, today: Date = new Date()): string[][] {
   const rows: string[][] = [
     ['Campagne', safeCell(campaignName)],
-    ['Fichier', EXPORT_FILE_LABELS[file]],
+    ['Fichier', STAGE_FILE_LABELS[file]],
     ['Date limite', formatDate(exportDeadline(file, today))],
     [],
     ['Instructions'],
   ]
-  const steps: Record<ExportFile, string[]> = {
+  const steps: Record<StageFile, string[]> = {
     manager: [
       'Pour chaque droit, indiquez « Validé » ou « Refusé » dans la colonne Validation manager.',
       'Ajoutez un commentaire pour tout refus.',
@@ -408,14 +378,14 @@ export function buildInstructionRows(file: ExportFile, campaignName: string, tod
   return [...rows, ...steps[file].map((line) => [line])]
 }
 
-const FILE_TYPES: Record<ExportFile, string> = {
+const FILE_TYPES: Record<StageFile, string> = {
   manager: 'Revue_Manager',
   bpo_metier: 'Revue_BPO_Metier',
   bpo_groupe: 'Revue_BPO_Groupe',
 }
 
 /** SPEC §9: review type, campaign name with spaces turned into underscores, the date, .xlsx. */
-export function exportFileName(file: ExportFile, campaignName: string, today: Date = new Date()): string {
+export function exportFileName(file: StageFile, campaignName: string, today: Date = new Date()): string {
   const name = campaignName
     .trim()
     .replace(/\s+/g, '_')
@@ -430,5 +400,5 @@ export function exportCounts(campaign: Pick<Campaign, 'pendingCount' | 'validate
     manager: campaign.pendingCount,
     bpo_metier: campaign.validatedManagerCount,
     bpo_groupe: campaign.validatedBpoMetierCount,
-  } satisfies Record<ExportFile, number>
+  } satisfies Record<StageFile, number>
 }

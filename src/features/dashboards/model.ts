@@ -2,8 +2,8 @@
 import { format, subDays, subMonths } from 'date-fns'
 import type { CsvCell } from '@/lib/csv'
 import { formatDate } from '@/lib/dates'
-import { campaignStatusLabel, type AccountType, type CampaignStatus, type RightStatus } from '@/lib/labels'
-import type { Level } from '@/lib/rates'
+import { campaignStatusLabel, type AccountType, type CampaignStatus, type RightStatus } from '@/domain/labels'
+import type { Level } from '@/domain/rates'
 
 // ---------------------------------------------------------------- user and manager
 

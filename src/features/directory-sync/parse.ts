@@ -4,7 +4,7 @@
  * managers, loops, roles, duplicates) in the dry run whose report the dialog shows.
  */
 import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
-import { plural } from '@/lib/plural'
+import { plural } from '@/domain/plural'
 import { SYNC_LIMITS, type SyncColumn, type SyncFormat } from './formats'
 
 /** The file cannot be imported at all (its size, encoding or header): no line-by-line report makes sense. */

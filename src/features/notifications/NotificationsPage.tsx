@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDateTime } from '@/lib/dates'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { useOutbox, useSendNow } from './api'
 import { KIND_LABELS, OUTBOX_LIST_LIMIT, STATUS_LABELS, sendNowText } from './model'
 

@@ -1,4 +1,4 @@
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import type { Tone } from '@/lib/tones'
 
 /** How many unsent messages the page lists (the counts cover them all). */

@@ -1,5 +1,5 @@
 /** Pure logic of the profile feature: no Supabase, no React. */
-import type { RightStatus } from '@/lib/labels'
+import type { RightStatus } from '@/domain/labels'
 
 /** The caller's row of the directory, with their manager's name joined. */
 export interface ProfileDetails {

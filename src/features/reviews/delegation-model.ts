@@ -1,5 +1,5 @@
 /** Pure logic of delegation, fallback reviewers and sign-off: no Supabase, no React. */
-import type { RightStatus } from '@/lib/labels'
+import type { RightStatus } from '@/domain/labels'
 import type { DecisionTarget } from './model'
 
 /** One row of rpc('delegated_review_queue'): a right the caller decides for someone else. */

@@ -1,5 +1,5 @@
 /** Pure logic of the reviews feature: no Supabase, no React. */
-import type { RightStatus } from '@/lib/labels'
+import type { RightStatus } from '@/domain/labels'
 
 /** One row of rpc('review_queue'): a right awaiting the caller's decision. */
 export interface QueueItem {

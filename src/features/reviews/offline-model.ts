@@ -1,57 +1,15 @@
 /**
  * Offline files sent back: what a filled-in stage file (SPEC §2's manager, BPO Métier and BPO Groupe
- * files, written by the campaigns feature) says, read from its « Droits » sheet. Pure logic: no Supabase, no React.
- * The columns restate the campaigns feature's export columns, since one feature never imports another;
- * tests/unit/offline-decisions.test.ts checks that they stay the same.
+ * files, written by the campaigns feature) says, read from its « Droits » sheet by the headings of src/domain/stage-files.
+ * Pure logic: no Supabase, no React.
  */
+import { COMMENT_COLUMN, DECISION_COLUMN, STAGE_FILES, stageFileColumns, type StageFile } from '@/domain/stage-files'
 import type { SheetRow } from '@/lib/xlsx-reader'
 
-export type FileStage = 'manager' | 'bpo_metier' | 'bpo_groupe'
 export type ReadDecision = 'approved' | 'refused'
 
-export const FILE_STAGE_LABELS: Record<FileStage, string> = {
-  manager: 'Manager',
-  bpo_metier: 'BPO Métier',
-  bpo_groupe: 'BPO Groupe',
-}
-
-export const DATA_SHEET = 'Droits'
 /** apply_review_decisions applies at most this many decisions at a time (20261121001160_decisions.sql). */
 export const MAX_FILE_DECISIONS = 2000
-
-const BASE_COLUMNS = [
-  'ID du droit',
-  'Utilisateur',
-  'E-mail',
-  'Application',
-  'Rôle / Profil',
-  "Date d'attribution",
-  'Dernière utilisation',
-  'Justification métier',
-  'Validation manager',
-  'Commentaire manager',
-  'Date de validation manager',
-]
-const BPO_METIER_COLUMNS = ['Validation BPO Métier', 'Commentaire BPO Métier', 'Date de validation BPO Métier']
-const BPO_GROUPE_COLUMNS = ['Validation BPO Groupe', 'Commentaire BPO Groupe', 'Date de validation BPO Groupe', 'Statut final']
-
-export const FILE_COLUMNS: Record<FileStage, readonly string[]> = {
-  manager: BASE_COLUMNS,
-  bpo_metier: [...BASE_COLUMNS, ...BPO_METIER_COLUMNS],
-  bpo_groupe: [...BASE_COLUMNS, ...BPO_METIER_COLUMNS, ...BPO_GROUPE_COLUMNS],
-}
-
-/** The column in which each stage's reviewer writes their decision, and their comment. */
-const DECISION_COLUMN: Record<FileStage, string> = {
-  manager: 'Validation manager',
-  bpo_metier: 'Validation BPO Métier',
-  bpo_groupe: 'Validation BPO Groupe',
-}
-const COMMENT_COLUMN: Record<FileStage, string> = {
-  manager: 'Commentaire manager',
-  bpo_metier: 'Commentaire BPO Métier',
-  bpo_groupe: 'Commentaire BPO Groupe',
-}
 
 /** One line of the file with a decision written in it. */
 export interface FileLine {
@@ -69,7 +27,7 @@ export interface FileLine {
 }
 
 export interface OfflineFile {
-  stage: FileStage
+  stage: StageFile
   lines: FileLine[]
   /** Rights of the file left without a decision: they are not sent. */
   undecided: number
@@ -99,11 +57,11 @@ export function readDecision(text: string): ReadDecision | null {
 }
 
 /** The stage whose file has exactly these header cells (trailing empty cells aside), or null. */
-function stageOfHeader(header: readonly string[]): FileStage | null {
+function stageOfHeader(header: readonly string[]): StageFile | null {
   const cells = header.map((cell) => cell.trim())
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop()
-  for (const stage of Object.keys(FILE_COLUMNS) as FileStage[]) {
-    const columns = FILE_COLUMNS[stage]
+  for (const stage of STAGE_FILES) {
+    const columns = stageFileColumns(stage)
     if (columns.length === cells.length && columns.every((column, index) => column === cells[index])) return stage
   }
   return null
@@ -115,7 +73,7 @@ export function readOfflineFile(rows: readonly SheetRow[]): OfflineFile {
   if (!header || header.number !== 1) throw new OfflineFileError(WRONG_COLUMNS)
   const stage = stageOfHeader(header.cells)
   if (!stage) throw new OfflineFileError(WRONG_COLUMNS)
-  const columns = FILE_COLUMNS[stage]
+  const columns = stageFileColumns(stage)
   const at = (row: SheetRow, column: string) => (row.cells[columns.indexOf(column)] ?? '').trim()
 
   const lines: FileLine[] = []

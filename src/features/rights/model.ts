@@ -1,5 +1,5 @@
 /** A person's rights and the application choices, as every screen that lists them reads them. */
-import type { RightStatus } from '@/lib/labels'
+import type { RightStatus } from '@/domain/labels'
 
 /** A right as its holder, or whoever may read it (their manager, a reviewer), sees it listed. */
 export interface HeldRight {

@@ -1,6 +1,6 @@
 /** The users page's data and SPEC §5's form rules, with SPEC §8's messages. Pure: no Supabase here. */
 import { z } from 'zod'
-import { ROLES, type Role } from '@/lib/labels'
+import { ROLES, type Role } from '@/domain/labels'
 
 export interface UserRow {
   id: string

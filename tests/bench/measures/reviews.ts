@@ -24,7 +24,7 @@ function allLoaded(count: number): PageCondition {
       if (document.body.innerText.includes('Chargement de la suite')) return false
       if (expected > perPage) {
         const nav = document.querySelector<HTMLElement>('nav[aria-label="Pagination des revues"]')
-        // The total is written « 1 513 droits », grouped by a narrow no-break space (src/lib/plural.ts).
+        // The total is written « 1 513 droits », grouped by a narrow no-break space (src/domain/plural.ts).
         return nav !== null && nav.innerText.replace(/\s/g, '').includes(`—${expected}droit`)
       }
       return document.querySelectorAll('tbody input[type="checkbox"]').length >= expected

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tansta
 import { MemoryRouter } from 'react-router-dom'
 import type { ReactNode } from 'react'
 import { makeUser } from '../support/fake-auth'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import type { Campaign, CampaignPayload } from '@/features/campaigns/model'
 
 const stubs = vi.hoisted(() => ({

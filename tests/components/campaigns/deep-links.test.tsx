@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
 import { makeUser } from '../support/fake-auth'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
 const stubs = vi.hoisted(() => ({ role: 'admin' as string }))

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
 import { makeUser } from '../support/fake-auth'
-import { ROLES, type Role } from '@/lib/labels'
+import { ROLES, type Role } from '@/domain/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
 const stubs = vi.hoisted(() => ({ role: 'admin' as string, fetchEvidencePack: vi.fn(), currentApiAccess: vi.fn() }))

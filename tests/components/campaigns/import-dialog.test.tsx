@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
 import type { ReactNode } from 'react'
 import { makeUser } from '../support/fake-auth'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 
 // The first render loads the lazily imported parser, slow on a busy machine.
 

@@ -4,7 +4,7 @@ import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
 import type { QueueSummaryRow, ReviewDeadline, RightsSummary } from '@/features/dashboards/model'
 import type { HeldRight } from '@/features/rights/model'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 
 const stubs = vi.hoisted(() => ({ fetchReviewQueueSummary: vi.fn(), fetchRightsSummary: vi.fn() }))
 

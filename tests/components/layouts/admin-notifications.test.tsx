@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { MemoryRouter, Route, Routes } from 'react-router-dom'
 import { AppHeader } from '@/app/layouts/AppHeader'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { makeUser } from '../support/fake-auth'
 
 // Admin and rssi get the bell SPEC §2 puts in every header; it counts the campaigns still active

@@ -1,5 +1,5 @@
 import { vi } from 'vitest'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { SignInError } from '@/auth/errors'
 import type { AppUser, AuthGateway, AuthIdentity, SignOutFailure } from '@/auth/types'
 

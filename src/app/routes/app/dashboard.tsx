@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { useCurrentUser } from '@/auth/auth-context'
 import { usePrefetchRssiDashboard } from '@/features/dashboards/api'
-import type { Role } from '@/lib/labels'
+import type { Role } from '@/domain/labels'
 import { Spinner } from '@/components/ui/Spinner'
 
 // One view per audience, each its own chunk: a role loads only the dashboard it sees.

@@ -1,7 +1,8 @@
 import { throwApiError } from '@/lib/api-error'
 import { readSliceInPages, uuidSlices, type UuidSlice } from '@/lib/keyset'
 import { getSupabase, type AppSupabaseClient } from '@/lib/supabase'
-import { exportRow, type ExportFile, type ExportRow, type ExportRowData } from '../model'
+import type { StageFile } from '@/domain/stage-files'
+import { exportRow, type ExportRow, type ExportRowData } from '../model'
 
 /** Keyset reads of one export run side by side, each over its own slice of the right ids. */
 export const EXPORT_STREAMS = 4
@@ -23,7 +24,7 @@ export interface ExportReader {
  */
 export async function readExportRows(
   campaignId: string,
-  file: ExportFile,
+  file: StageFile,
   { client = getSupabase(), onRows, onProgress }: ExportReader,
 ): Promise<void> {
   let fetched = 0
@@ -47,7 +48,7 @@ export async function readExportRows(
 }
 
 /** Every row of one export file at once, in right_id order. */
-export async function fetchExportRows(campaignId: string, file: ExportFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
+export async function fetchExportRows(campaignId: string, file: StageFile, onProgress?: (fetched: number) => void): Promise<ExportRow[]> {
   const slices: ExportRow[][] = uuidSlices(EXPORT_STREAMS).map(() => [])
   await readExportRows(campaignId, file, { onRows: (page, slice) => slices[slice]!.push(...page), onProgress })
   return slices.flat()

@@ -4,8 +4,8 @@
  * this preview only spares the round trip and says more, earlier.
  */
 import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
-import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@/lib/labels'
-import { plural } from '@/lib/plural'
+import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@/domain/labels'
+import { plural } from '@/domain/plural'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportField } from './template'
 
 /** The file cannot be imported at all (its size, encoding or header); no line-by-line report makes sense. */

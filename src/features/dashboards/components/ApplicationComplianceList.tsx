@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { ProgressBar } from '@/components/ui/ProgressBar'
-import { countText, shareText } from '@/lib/plural'
+import { countText, shareText } from '@/domain/plural'
 import type { ApplicationCompliance } from '../model'
 
 /**

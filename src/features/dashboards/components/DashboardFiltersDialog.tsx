@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { DateInput } from '@/components/ui/DateInput'
 import { Dialog } from '@/components/ui/Dialog'
 import { TextInput } from '@/components/ui/TextInput'
-import { ACCOUNT_TYPES, accountTypeLabel, type AccountType } from '@/lib/labels'
+import { ACCOUNT_TYPES, accountTypeLabel, type AccountType } from '@/domain/labels'
 import { defaultFilters, type ApplicationChoice, type DashboardFilters } from '../model'
 
 interface DashboardFiltersDialogProps {

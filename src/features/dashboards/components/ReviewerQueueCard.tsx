@@ -4,7 +4,7 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/Ca
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { cn } from '@/lib/cn'
 import { useReviewQueueSummary } from '../api'
 import { queueDeadlineText, queueStageText } from '../model'

@@ -3,7 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
 import { formatDateTime } from '@/lib/dates'
-import { roleLabel } from '@/lib/labels'
+import { roleLabel } from '@/domain/labels'
 import { useProfile } from '../api'
 import { managerNameOf } from '../model'
 

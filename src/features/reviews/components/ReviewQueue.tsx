@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { rightStatusLabel, type RightStatus } from '@/lib/labels'
+import { rightStatusLabel, type RightStatus } from '@/domain/labels'
 import { useDecideRights, useReviewConflicts } from '../api'
 import type { DecisionInput, DecisionTarget, QueueItem } from '../model'
 import { BulkDecisionPanel } from './queue/BulkDecisionPanel'

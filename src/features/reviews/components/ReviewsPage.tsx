@@ -1,6 +1,6 @@
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { useReviewQueue } from '../api'
 import type { DecisionInput } from '../model'
 import { ReviewQueue } from './ReviewQueue'

@@ -1,7 +1,7 @@
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate, lastUseText } from '@/lib/dates'
-import { accountTypeLabel } from '@/lib/labels'
+import { accountTypeLabel } from '@/domain/labels'
 import type { HeldRight } from '../model'
 
 interface HeldRightsTableProps {

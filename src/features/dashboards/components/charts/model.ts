@@ -1,7 +1,7 @@
 /** The RSSI dashboard's trends (rpc('rssi_trends')) and the sentences that say what the charts draw. */
 import { formatDate } from '@/lib/dates'
-import { countText } from '@/lib/plural'
-import { formatRate } from '@/lib/rates'
+import { countText } from '@/domain/plural'
+import { formatRate } from '@/domain/rates'
 
 export type TrendStage = 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
 

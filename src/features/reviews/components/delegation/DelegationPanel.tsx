@@ -7,7 +7,7 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { StatusBadge } from '@/components/ui/StatusBadge'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { formatDate, formatDateTime } from '@/lib/dates'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { useDelegatedQueue, useMyDelegations, useMySignoffs, useRevokeDelegation, useSignOffStage } from '../../api'
 import {
   onBehalfText,

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 import { queueFieldClass } from './QueueFiltersBar'
 import type { ReviewQueueState } from './useReviewQueueState'
 

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react'
-import { rightStatusLabel, type RightStatus } from '@/lib/labels'
+import { rightStatusLabel, type RightStatus } from '@/domain/labels'
 import type { Grouping } from '../../model'
 import type { ReviewQueueState } from './useReviewQueueState'
 

@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/Button'
-import { countText } from '@/lib/plural'
+import { countText } from '@/domain/plural'
 
 interface QueuePaginationProps {
   page: number

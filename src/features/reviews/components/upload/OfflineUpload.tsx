@@ -8,8 +8,9 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { FileInput } from '@/components/ui/FileInput'
 import { Spinner } from '@/components/ui/Spinner'
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { countText } from '@/lib/plural'
-import { FILE_STAGE_LABELS, type FileStage, type OfflineFile, type PreviewLine } from '../../offline-model'
+import { countText } from '@/domain/plural'
+import { STAGE_FILE_LABELS, type StageFile } from '@/domain/stage-files'
+import type { OfflineFile, PreviewLine } from '../../offline-model'
 import { useOfflineUpload } from './useOfflineUpload'
 
 const DECISION_LABELS = { approved: 'Validé', refused: 'Refusé' } as const
@@ -46,8 +47,8 @@ function PreviewTable({ lines, applied }: { lines: readonly PreviewLine[]; appli
 }
 
 /** The stage at which the caller's role decides, when it has a file of its own. */
-function fileStageOf(role: string): FileStage | null {
-  return Object.hasOwn(FILE_STAGE_LABELS, role) ? (role as FileStage) : null
+function fileStageOf(role: string): StageFile | null {
+  return Object.hasOwn(STAGE_FILE_LABELS, role) ? (role as StageFile) : null
 }
 
 function Summary({ file, applicable, refused }: { file: OfflineFile; applicable: number; refused: number }) {
@@ -57,11 +58,11 @@ function Summary({ file, applicable, refused }: { file: OfflineFile; applicable:
       {myStage && myStage !== file.stage && (
         <ErrorBox
           title="Ce fichier n'est pas celui de votre étape"
-          message={`C'est un fichier ${FILE_STAGE_LABELS[file.stage]} ; vous décidez à l'étape ${FILE_STAGE_LABELS[myStage]}. Seules les lignes que vous pouvez décider pour le compte d'un autre réviseur (délégation) sont acceptées.`}
+          message={`C'est un fichier ${STAGE_FILE_LABELS[file.stage]} ; vous décidez à l'étape ${STAGE_FILE_LABELS[myStage]}. Seules les lignes que vous pouvez décider pour le compte d'un autre réviseur (délégation) sont acceptées.`}
         />
       )}
       <p>
-        {`Fichier ${FILE_STAGE_LABELS[file.stage]} : ${countText(file.lines.length, 'décision lue', 'décisions lues')}, `}
+        {`Fichier ${STAGE_FILE_LABELS[file.stage]} : ${countText(file.lines.length, 'décision lue', 'décisions lues')}, `}
         {`${countText(applicable, 'applicable', 'applicables')}, ${countText(refused, 'refusée', 'refusées')}`}
         {file.undecided > 0 && `, ${countText(file.undecided, 'droit laissé sans décision (ignoré)', 'droits laissés sans décision (ignorés)')}`}
         .
