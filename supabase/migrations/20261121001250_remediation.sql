@@ -206,11 +206,12 @@ grant execute on function public.set_removal_delay(uuid, integer) to authenticat
 -- ─── Complete snapshots of an application's rights ───────────────────────────────────────────────────────────────
 
 -- rpc('import_rights_snapshot', { p_application, p_rows, p_dry_run }) → { success, dry_run, application, lines,
--- created, present, absent, verified, unverified, errors: [{ line, errors }] }: the application's whole list of
+-- created, present, ignored, absent, verified, unverified, errors: [{ line, errors }] }: the application's whole list of
 -- accounts and roles (admin and rssi), all or nothing. Rights the list names and Recertif lacks are added (pending, in
 -- no campaign); rights Recertif holds and the list lacks are counted (absent), never deleted here: the reviews keep
 -- them. Pending removals of the application are settled: absent from the list, constatée; still there past their due
--- date, non constatée. p_rows: [{ line, email, role_name, account_type? }].
+-- date, non constatée. p_rows: [{ line, email, role_name, account_type?, disabled? }]; a line of a disabled account
+-- (the connector's) whose person Recertif never knew is left out rather than refused.
 create function public.import_rights_snapshot(p_application text, p_rows jsonb, p_dry_run boolean default true)
 returns jsonb
 language plpgsql security definer
@@ -239,9 +240,9 @@ declare
   v_app public.applications;
   v_errors jsonb;
   v_counts record;
-  v_created bigint := 0;
-  v_verified bigint := 0;
-  v_unverified bigint := 0;
+  v_created bigint := 0::bigint;
+  v_verified bigint := 0::bigint;
+  v_unverified bigint := 0::bigint;
 begin
   select * into v_app from public.applications a where lower(a.name) = lower(btrim(p_application));
   if v_app.id is null then
@@ -257,8 +258,8 @@ begin
   perform pg_advisory_xact_lock(hashtext('recertif.rights_snapshot'), hashtext(v_app.id::text));
 
   drop table if exists pg_temp.rights_snapshot;
-  perform 'PRAGMA:TABLE: rights_snapshot (line integer, email text, role_name text, account_type public.account_type, '
-          'account_type_text text, user_id uuid, first_line integer, errors text[])';
+  perform 'PRAGMA:TABLE: rights_snapshot (line integer, email text, role_name text, disabled boolean, '
+          'account_type public.account_type, account_type_text text, user_id uuid, first_line integer, errors text[])';
   create temp table rights_snapshot on commit drop as
   with raw as (
     select
@@ -266,11 +267,12 @@ begin
       jsonb_typeof(e.value) = 'object' as is_object,
       nullif(btrim(e.value ->> 'email'), '') as email,
       nullif(btrim(e.value ->> 'role_name'), '') as role_name,
-      nullif(btrim(e.value ->> 'account_type'), '') as account_type_text
+      nullif(btrim(e.value ->> 'account_type'), '') as account_type_text,
+      coalesce(e.value ->> 'disabled' = 'true', false) as disabled
     from jsonb_array_elements(p_rows) with ordinality as e (value, ordinality)
   )
   select
-    raw.line, raw.email, raw.role_name,
+    raw.line, raw.email, raw.role_name, raw.disabled,
     coalesce(private.parse_account_type(raw.account_type_text), case when raw.account_type_text is null then 'standard'::public.account_type end) as account_type,
     raw.account_type_text,
     u.id as user_id,
@@ -278,7 +280,7 @@ begin
     array_remove(array[
       case when not raw.is_object then 'ligne illisible' end,
       case when raw.is_object and raw.email is null then 'e-mail manquant'
-           when raw.is_object and u.id is null then format('utilisateur inconnu : %s', left(raw.email, 60)) end,
+           when raw.is_object and u.id is null and not raw.disabled then format('utilisateur inconnu : %s', left(raw.email, 60)) end,
       case when raw.is_object and raw.role_name is null then 'rôle manquant'
            when char_length(raw.role_name) > 200 then 'rôle trop long (200 caractères au plus)' end
     ], null) as errors
@@ -299,6 +301,7 @@ begin
   select
     count(*) as lines,
     count(*) filter (where ur.id is null and s.user_id is not null) as to_create,
+    count(*) filter (where s.user_id is null) as ignored,
     (select count(*) from public.user_rights r
       where r.application_id = v_app.id
         and not exists (select 1 from pg_temp.rights_snapshot x where x.user_id = r.user_id and lower(x.role_name) = lower(r.role_name))
@@ -336,7 +339,7 @@ begin
       insert into public.user_rights (user_id, application_id, role_name, account_type)
       select s.user_id, v_app.id, s.role_name, s.account_type
         from pg_temp.rights_snapshot s
-       where s.line = s.first_line
+       where s.line = s.first_line and s.user_id is not null
          and not exists (
            select 1 from public.user_rights ur
             where ur.application_id = v_app.id and ur.user_id = s.user_id and lower(ur.role_name) = lower(s.role_name)
@@ -364,7 +367,8 @@ begin
     'application', v_app.name,
     'lines', v_counts.lines,
     'created', case when jsonb_array_length(v_errors) = 0 then v_created else 0 end,
-    'present', v_counts.lines - v_counts.to_create,
+    'present', v_counts.lines - v_counts.to_create - v_counts.ignored,
+    'ignored', case when jsonb_array_length(v_errors) = 0 then v_counts.ignored else 0 end,
     'absent', v_counts.absent,
     'verified', v_verified,
     'unverified', v_unverified,
