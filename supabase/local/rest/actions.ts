@@ -7,7 +7,7 @@ import { quoteIdent } from './identifiers'
 import type { CallInput, Condition, Planner, ReadPlan } from './planner'
 import { parseBody, parseRangeHeader } from './request'
 import { CONTENT_TYPES, contentRange, locationFor, pageResponse, preferenceApplied, singularityResponse, type RestResponse } from './response'
-import type { Table } from './schema'
+import type { Routine, Table } from './schema'
 import { asCaller, Rollback, writeAsCaller, type Caller } from './session'
 import {
   LiteralParams,
@@ -64,7 +64,7 @@ export async function readRelation(request: RestRequest, table: Table): Promise<
   const plan = request.planner.read(table, request.params)
   applyTopLevelRange(plan, request)
   const source = `${qualified(table)} as ${quoteIdent(plan.alias)}`
-  return run(request, true, async (tx) => {
+  return run(request, true, {}, async (tx) => {
     const p = new Params()
     const row = await statementRow<ReadRow>(request, tx, readStatement(plan, p, { source, ...readOptions(request) }), p.values)
     const rows = Number(row.page_total)
@@ -88,7 +88,7 @@ export async function insertRows(request: RestRequest, table: Table): Promise<Re
   const representation = prefs.return === 'representation'
   const primaryKey = prefs.return === 'headers-only' ? table.primaryKey.map((name) => table.columnsByName.get(name)!) : []
   const returning: Returning = { kind: 'columns', columns: representation ? referencedColumns(read) : primaryKey, alias: read.alias }
-  return run(request, false, async (tx) => {
+  return run(request, false, {}, async (tx) => {
     const p = new Params()
     const sql = mutationStatement(insertStatement(plan, p, returning, read.alias), p, {
       ...(representation ? { read: readOverMutation(request, read) } : {}),
@@ -119,7 +119,7 @@ export async function putRow(request: RestRequest, table: Table): Promise<RestRe
   const read = planner.read(table, request.params)
   const representation = prefs.return === 'representation'
   const returning: Returning = { kind: 'columns', columns: representation ? referencedColumns(read) : [], alias: read.alias }
-  return run(request, false, async (tx) => {
+  return run(request, false, {}, async (tx) => {
     const p = new Params()
     const sql = mutationStatement(insertStatement(plan, p, returning, read.alias), p, {
       ...(representation ? { read: readOverMutation(request, read) } : {}),
@@ -157,7 +157,7 @@ export async function updateOrDeleteRows(request: RestRequest, table: Table, kin
     return request.accept.media === 'object' ? singularityResponse(0) : answer(0, '[]')
   }
   const returning: Returning = representation ? { kind: 'columns', columns: referencedColumns(read), alias: read.alias } : { kind: 'none' }
-  return run(request, false, async (tx) => {
+  return run(request, false, {}, async (tx) => {
     const p = new Params()
     const mutation = update ? updateStatement(update, read, p, returning) : deleteStatement(read, p, returning)
     const row = await statementRow<MutationRow>(request, tx, mutationStatement(mutation, p, representation ? { read: readOverMutation(request, read) } : {}), p.values)
@@ -216,11 +216,18 @@ export async function callFunction(request: RestRequest, name: string): Promise<
       const sql = callScalarStatement(plan, literal)
       const { timezone } = prefs
       const rows = literal.complete
-        ? await writeAsCaller<{ body?: string | null }>(request.db, request.req, request.path, request.caller, { schema: request.schema, ...(timezone ? { timezone } : {}) }, sql)
+        ? await writeAsCaller<{ body?: string | null }>(
+            request.db,
+            request.req,
+            request.path,
+            request.caller,
+            { schema: request.schema, ...(timezone ? { timezone } : {}), ...timeoutOf(routine) },
+            sql,
+          )
         : undefined
       if (rows) return answer(onlyRow(rows))
     }
-    return run(request, readOnly, async (tx) => {
+    return run(request, readOnly, timeoutOf(routine), async (tx) => {
       const p = new Params()
       return answer(await statementRow<{ body?: string | null }>(request, tx, callScalarStatement(plan, p), p.values))
     })
@@ -228,7 +235,7 @@ export async function callFunction(request: RestRequest, name: string): Promise<
 
   const read = request.planner.read(plan.result, request.params)
   applyTopLevelRange(read, request)
-  return run(request, readOnly, async (tx) => {
+  return run(request, readOnly, timeoutOf(routine), async (tx) => {
     const p = new Params()
     const options = readOptions(request)
     // A function returning one row (not a set of them) answers with that row as an object.
@@ -256,10 +263,16 @@ function filtersOnEmbed(condition: Condition): boolean {
   return condition.kind === 'embedNull' || (condition.kind === 'logic' && condition.children.some(filtersOnEmbed))
 }
 
-/** The request's transaction, as the caller; tx=rollback keeps the answer but undoes the work. */
-function run(request: RestRequest, readOnly: boolean, fn: (tx: Sql) => Promise<RestResponse>): Promise<RestResponse> {
+const timeoutOf = (routine: Routine) => (routine.statementTimeout ? { statementTimeout: routine.statementTimeout } : {})
+
+/**
+ * The request's transaction, as the caller (under a called function's own statement timeout when it sets one);
+ * tx=rollback keeps the answer but undoes the work.
+ */
+function run(request: RestRequest, readOnly: boolean, timeout: { statementTimeout?: string }, fn: (tx: Sql) => Promise<RestResponse>): Promise<RestResponse> {
   const { timezone, tx: txEnd } = request.prefs
-  return asCaller(request.db, request.req, request.path, request.caller, { readOnly, schema: request.schema, ...(timezone ? { timezone } : {}) }, async (tx) => {
+  const options = { readOnly, schema: request.schema, ...(timezone ? { timezone } : {}), ...timeout }
+  return asCaller(request.db, request.req, request.path, request.caller, options, async (tx) => {
     const response = await fn(tx)
     if (txEnd === 'rollback') throw new Rollback(response)
     return response

@@ -8,6 +8,7 @@ import { chooseSchema, negotiate, parsePreferences, parseQueryParams } from './r
 import { CONTENT_TYPES } from './response'
 import { loadSchemaCache, type SchemaCache } from './schema'
 import { authenticate } from './session'
+import { refuseUnboundedPatterns } from './timeouts'
 
 // /rest/v1: PostgREST's HTTP interface. Each request is parsed (request.ts, grammar.ts), planned against the
 // schema cache read at start (schema.ts, planner.ts), built into one statement (sql.ts) and run in one
@@ -59,6 +60,8 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
       if (prefs.handling === 'strict') throw errors.invalidPreferences([`timezone=${prefs.timezone}`])
       delete prefs.timezone
     }
+    const params = parseQueryParams(route.url.search, isRpc && reading)
+    if (context.db.kind === 'pglite') refuseUnboundedPatterns(params)
     const request: RestRequest = {
       req,
       path: route.path,
@@ -66,7 +69,7 @@ export async function createRestHandler(context: ApiContext): Promise<RouteHandl
       caller,
       accept: negotiate(header(req, 'accept'), false, context.config.planEnabled ?? false),
       prefs,
-      params: parseQueryParams(route.url.search, isRpc && reading),
+      params,
       body,
       planner: new Planner(schema),
       schema: schema.name,

@@ -98,6 +98,8 @@ export interface Routine {
     | { kind: 'scalar'; type: string }
     | { kind: 'composite'; columns: Column[]; table?: string }
   volatility: 'immutable' | 'stable' | 'volatile'
+  /** The function's own `set statement_timeout`, which PostgREST applies to the call's transaction. */
+  statementTimeout?: string
 }
 
 export interface SchemaCache {
@@ -213,11 +215,14 @@ export async function loadSchemaCache(db: Database, schemaName: string): Promise
     argmodes: string[] | null
     argnames: string[] | null
     argtypenames: string[]
+    statement_timeout: string | null
   }>(
     // In creation order, the order in which PostgREST lists overloads.
     `select p.proname as name, p.prorettype::text as rettype, p.proretset as retset, p.provolatile::text as volatility,
             p.pronargdefaults::int as ndefaults, p.prorows::float8 as rows, p.proargtypes::oid[]::text[] as argtypes,
             p.proallargtypes::text[] as allargtypes, p.proargmodes::text[] as argmodes, p.proargnames as argnames,
+            (select substr(c, length('statement_timeout=') + 1) from unnest(p.proconfig) as c
+              where c like 'statement_timeout=%') as statement_timeout,
             array(select t::pg_catalog.regtype::text
                     from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality as a(t, i) order by i) as argtypenames
        from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
@@ -596,6 +601,7 @@ function describeRoutine(
     argmodes: string[] | null
     argnames: string[] | null
     argtypenames: string[]
+    statement_timeout: string | null
   },
   types: Map<string, TypeRow>,
   typeSql: (oid: string) => string,
@@ -652,5 +658,13 @@ function describeRoutine(
   }
 
   const volatility = row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile'
-  return { schema, name: row.name, params, setOf: row.retset, returns, volatility }
+  return {
+    schema,
+    name: row.name,
+    params,
+    setOf: row.retset,
+    returns,
+    volatility,
+    ...(row.statement_timeout ? { statementTimeout: row.statement_timeout } : {}),
+  }
 }

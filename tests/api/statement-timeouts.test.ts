@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../../supabase/local/database'
+import { startLocalServer, type LocalServer } from '../../supabase/local/server'
+import { freshDatabase } from '../support/database'
+import { DEMO_PASSWORD } from './support/server'
+
+// A runaway statement holds nothing but itself: on PostgreSQL each API statement runs under its role's timeout as
+// hosted (authenticated 8 s, or a called function's own setting) and answers PostgREST's 57014 (500); on PGlite,
+// which cannot interrupt a statement, the catastrophic pattern is refused before it runs. Either way
+// /auth/v1/health, asked again and again meanwhile, answers at once.
+
+const CATASTROPHIC = String.raw`^(.*)(.*)(.*)(.*)(.*)\5\4\3\2\1$`
+const THOMAS = '00000000-0000-4000-b000-000000000002'
+
+let db: Database
+let server: LocalServer
+let adminToken: string
+
+beforeAll(async () => {
+  db = await freshDatabase()
+  // A text on which the pattern backtracks for minutes (20 s cut short at 121 characters on PostgreSQL 15).
+  await db.query('update public.users set department = $2 where id = $1', [THOMAS, `${'a'.repeat(120)}b`])
+  // A function with its own timeout, which PostgREST applies to the call instead of the role's.
+  await db.exec(`create function public.timeout_probe(seconds float8) returns void language sql
+                   set statement_timeout = '1s' as $$ select pg_sleep(seconds) $$;
+                 grant execute on function public.timeout_probe(float8) to authenticated`)
+  server = await startLocalServer({ db, port: 0 })
+  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: server.config.anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: DEMO_PASSWORD }),
+  })
+  adminToken = ((await response.json()) as { access_token: string }).access_token
+}, 60_000)
+
+afterAll(async () => {
+  await server.close()
+  await db.close()
+})
+
+/** Runs `request` while /auth/v1/health is asked in a loop; returns its answer, its time and the slowest health answer. */
+async function whileProbingHealth(request: () => Promise<Response>) {
+  let running = true
+  const latencies: number[] = []
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now()
+      await (await fetch(`${server.url}/auth/v1/health`)).arrayBuffer()
+      latencies.push(performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })()
+  const started = performance.now()
+  const response = await request()
+  const body = (await response.json()) as Record<string, unknown>
+  const elapsed = performance.now() - started
+  running = false
+  await probe
+  return { status: response.status, body, elapsed, slowestHealth: Math.max(...latencies), probes: latencies.length }
+}
+
+const asAdmin = (path: string, init: RequestInit = {}) =>
+  fetch(`${server.url}/rest/v1/${path}`, {
+    ...init,
+    headers: { apikey: server.config.anonKey, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', ...init.headers },
+  })
+
+describe('a runaway statement', () => {
+  it('a regular expression filter with the catastrophic pattern holds no other request', async () => {
+    const outcome = await whileProbingHealth(() => asAdmin(`users?select=id&department=match.${encodeURIComponent(CATASTROPHIC)}`))
+    expect(outcome.probes).toBeGreaterThan(0)
+    // Far below the 8 s the statement may take, on a loaded machine too.
+    expect(outcome.slowestHealth).toBeLessThan(1500)
+    if (db.kind === 'postgres') {
+      expect(outcome.status).toBe(500)
+      expect(outcome.body).toEqual({ code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' })
+      expect(outcome.elapsed).toBeGreaterThan(7500)
+      expect(outcome.elapsed).toBeLessThan(8000 + 5000)
+    } else {
+      expect(outcome.status).toBe(400)
+      expect(outcome.body).toMatchObject({ code: '2201B', message: expect.stringContaining('back-references') })
+      expect(outcome.elapsed).toBeLessThan(1500)
+    }
+  }, 30_000)
+
+  it('still answers a regular expression without back-references', async () => {
+    const response = await asAdmin(`users?select=id&department=match.${encodeURIComponent('^a+b$')}`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([{ id: THOMAS }])
+  })
+
+  it('a function’s own statement_timeout replaces its role’s (PostgreSQL)', async ({ skip }) => {
+    if (db.kind !== 'postgres') skip('PGlite has no statement timeout')
+    const started = performance.now()
+    const cut = await asAdmin('rpc/timeout_probe', { method: 'POST', body: JSON.stringify({ seconds: 3 }) })
+    expect(cut.status).toBe(500)
+    expect(await cut.json()).toMatchObject({ code: '57014' })
+    expect(performance.now() - started).toBeLessThan(2900)
+    const quick = await asAdmin('rpc/timeout_probe', { method: 'POST', body: JSON.stringify({ seconds: 0.1 }) })
+    expect(quick.status).toBe(204)
+  }, 30_000)
+})
