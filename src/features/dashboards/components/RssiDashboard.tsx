@@ -36,6 +36,7 @@ import {
   type DashboardFilters,
   type Risk,
 } from '../model'
+import { UnverifiedRemovalsTile } from '../removals/UnverifiedRemovalsTile'
 
 // Loaded when first opened: its date fields bring date-fns's parser, which the dashboard's first paint does not need.
 const DashboardFiltersDialog = lazy(() => import('./DashboardFiltersDialog').then((m) => ({ default: m.DashboardFiltersDialog })))
@@ -263,6 +264,7 @@ export function RssiDashboard({ title, applications, today }: RssiDashboardProps
                     {data.risks.map((risk) => (
                       <RiskTile key={risk.key} risk={risk} onOpen={() => setOpenRisk(risk)} />
                     ))}
+                    <UnverifiedRemovalsTile today={today} />
                   </ul>
                 </CardContent>
               </Card>
