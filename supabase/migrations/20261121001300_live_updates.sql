@@ -1,8 +1,9 @@
 -- Live updates (SPEC §7): the database tells each audience that something it shows changed, on private Broadcast
--- topics (realtime.send), once per statement and audience: never once per row, never once per subscriber. Realtime
--- checks who may join a topic once, at the join, against the policy below; after that a message costs the same to
--- one subscriber or ten thousand. The payload names only the kinds of data that changed ({"kinds": ["user_rights"]}),
--- never a row: the screen refetches what it shows, under row-level security.
+-- topics (realtime.send), once per transaction and audience: never once per row, never once per subscriber, and on
+-- the audiences many people watch at once at most once a second. Realtime checks who may join a topic once, at the
+-- join, against the policy below; after that a message costs the same to one subscriber or ten thousand. The payload
+-- names only the kinds of data that changed ({"kinds": ["user_rights"]}), never a row: the screen refetches what it
+-- shows, under row-level security.
 --
 -- Topics:
 --   user:<id>       a person: their rights, their review queue, what is delegated to them, their profile;
@@ -137,8 +138,11 @@ declare
   v_held text[];
   v_kinds text[];
 begin
-  insert into private.live_throttled_topics (topic) values (p_topic) on conflict (topic) do nothing;
   select t.sent_at, t.held_kinds into v_sent_at, v_held from private.live_throttled_topics t where t.topic = p_topic for update;
+  if not found then
+    insert into private.live_throttled_topics (topic) values (p_topic) on conflict (topic) do nothing;
+    select t.sent_at, t.held_kinds into v_sent_at, v_held from private.live_throttled_topics t where t.topic = p_topic for update;
+  end if;
   v_kinds := array(select distinct k from unnest(v_held || p_kinds) k order by k);
   if v_sent_at <= p_now - private.live_throttle_interval() then
     update private.live_throttled_topics t set sent_at = p_now, held_kinds = '{}' where t.topic = p_topic;
