@@ -1,4 +1,5 @@
 /** The only file of the campaigns feature that calls Supabase. */
+import type { ApplicationChoice } from '@/domain/applications'
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
 import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
@@ -141,13 +142,8 @@ export async function fetchCampaign(id: string): Promise<Campaign | null> {
   return toCampaign(row, (await progressOf([row.id])).get(row.id))
 }
 
-export interface ApplicationOption {
-  id: string
-  name: string
-}
-
 /** Every application a campaign may target, not only the first thousand. */
-export function fetchApplicationOptions(): Promise<ApplicationOption[]> {
+export function fetchApplicationOptions(): Promise<ApplicationChoice[]> {
   return readAllPages((from, to) => getSupabase().from('applications').select('id,name').order('name').order('id').range(from, to))
 }
 

@@ -1,3 +1,4 @@
+import type { ApplicationChoice } from '@/domain/applications'
 import { useId, useState } from 'react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Download, Filter } from 'lucide-react'
@@ -23,7 +24,6 @@ import {
   RULE_STATE_LABELS,
   ruleScopeText,
   ruleViolationsText,
-  type ApplicationChoice,
 } from './model'
 
 const levelText: Record<Level, string> = { green: 'text-green-700', orange: 'text-orange-600', red: 'text-red-700' }

@@ -8,12 +8,6 @@ const isoDay = (date: Date) => format(date, 'yyyy-MM-dd')
 const fileNamePart = (name: string) =>
   name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()
 
-/** An application the report may be narrowed to. */
-export interface ApplicationChoice {
-  id: string
-  name: string
-}
-
 export interface ComplianceCards {
   total_rights: number
   compliant_rights: number

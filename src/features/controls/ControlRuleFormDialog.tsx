@@ -1,3 +1,4 @@
+import type { ApplicationChoice } from '@/domain/applications'
 import { useId } from 'react'
 import { FormDialog } from '@/components/ui/FormDialog'
 import { SelectField } from '@/components/ui/SelectField'
@@ -7,7 +8,6 @@ import { useValidatedForm } from '@/lib/use-validated-form'
 import {
   toControlRuleInput,
   validateControlRuleForm,
-  type ApplicationChoice,
   type ControlRuleFormValues,
   type ControlRuleInput,
 } from './model'

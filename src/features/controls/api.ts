@@ -1,11 +1,12 @@
 /** The only file of the controls feature that calls Supabase. Only admin and rssi may read control rules (RLS). */
+import type { ApplicationChoice } from '@/domain/applications'
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
 import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { Json } from '@/lib/database.types'
-import type { ApplicationChoice, ControlRuleInput, ControlRuleRow } from './model'
+import type { ControlRuleInput, ControlRuleRow } from './model'
 
 const toRow = (input: ControlRuleInput) => ({ ...input, parameters: input.parameters as Json })
 

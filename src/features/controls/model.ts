@@ -16,11 +16,6 @@ export interface ControlRuleRow {
   application: { name: string } | null
 }
 
-export interface ApplicationChoice {
-  id: string
-  name: string
-}
-
 export interface ControlRuleFormValues {
   name: string
   description: string

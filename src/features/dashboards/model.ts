@@ -152,12 +152,6 @@ export interface ApplicationSummary {
 
 // ---------------------------------------------------------------- RSSI
 
-/** An application the RSSI may filter on. */
-export interface ApplicationChoice {
-  id: string
-  name: string
-}
-
 /**
  * What the RSSI dashboard's Taux de conformité counts (SPEC §9), said under the figure: it is not the compliance page's
  * rate (rights neither refused nor inactive), and both carry SPEC's same label.

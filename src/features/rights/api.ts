@@ -1,11 +1,12 @@
 /** The only file of the rights feature that calls Supabase: a person's rights and the application choices. */
+import type { ApplicationChoice } from '@/domain/applications'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
 import { readAllPages } from '@/lib/paging'
 import { RIGHTS_QUERY_ROOT } from '@/lib/query-keys'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { getSupabase } from '@/lib/supabase'
-import type { ApplicationOption, HeldRight } from './model'
+import type { HeldRight } from './model'
 
 /** Every right of one person, newest grant first; row-level security decides whose rights the caller may read. */
 export function fetchPersonRights(userId: string): Promise<HeldRight[]> {
@@ -21,7 +22,7 @@ export function fetchPersonRights(userId: string): Promise<HeldRight[]> {
   )
 }
 
-export async function fetchApplicationOptions(): Promise<ApplicationOption[]> {
+export async function fetchApplicationOptions(): Promise<ApplicationChoice[]> {
   const { data, error } = await getSupabase().from('applications').select('id, name').order('name')
   if (error) throwApiError(error)
   return data ?? []

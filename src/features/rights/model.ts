@@ -1,4 +1,4 @@
-/** A person's rights and the application choices, as every screen that lists them reads them. */
+/** A person's rights, as every screen that lists them reads them. */
 import type { RightStatus } from '@/domain/labels'
 
 /** A right as its holder, or whoever may read it (their manager, a reviewer), sees it listed. */
@@ -11,9 +11,4 @@ export interface HeldRight {
   last_used_at: string | null
   application: { name: string } | null
   campaign: { name: string; end_date: string } | null
-}
-
-export interface ApplicationOption {
-  id: string
-  name: string
 }

@@ -1,10 +1,11 @@
+import type { ApplicationChoice } from '@/domain/applications'
 import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { DateInput } from '@/components/ui/DateInput'
 import { Dialog } from '@/components/ui/Dialog'
 import { TextInput } from '@/components/ui/TextInput'
 import { ACCOUNT_TYPES, accountTypeLabel, type AccountType } from '@/domain/labels'
-import { defaultFilters, type ApplicationChoice, type DashboardFilters } from '../model'
+import { defaultFilters, type DashboardFilters } from '../model'
 
 interface DashboardFiltersDialogProps {
   open: boolean

@@ -1,3 +1,4 @@
+import type { ApplicationChoice } from '@/domain/applications'
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
@@ -32,7 +33,6 @@ import {
   rightsExportFileName,
   VALIDATION_RATE_BASIS,
   withPeriod,
-  type ApplicationChoice,
   type DashboardFilters,
   type Risk,
 } from '../model'
