@@ -107,6 +107,50 @@ create table if not exists auth.refresh_tokens (
 );
 create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id);
 
+-- GoTrue's MFA tables: TOTP factors, their challenges, and the methods each session has passed (its AMR).
+do $$
+begin
+  create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+exception when duplicate_object then null;
+end
+$$;
+do $$
+begin
+  create type auth.factor_status as enum ('unverified', 'verified');
+exception when duplicate_object then null;
+end
+$$;
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  secret text,
+  last_challenged_at timestamptz
+);
+create index if not exists factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
+create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id)
+  where trim(friendly_name) <> '';
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null,
+  verified_at timestamptz,
+  ip_address inet
+);
+create table if not exists auth.mfa_amr_claims (
+  id uuid primary key,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  unique (session_id, authentication_method)
+);
+alter table auth.sessions add column if not exists factor_id uuid;
+
 -- Supabase's helpers: read the claims that the API sets for the request, transaction-locally.
 create or replace function auth.jwt() returns jsonb
 language sql stable

@@ -8,6 +8,7 @@ import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
 import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
 import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
+import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verify as verifyFactor } from './mfa'
 import { clock } from './accounts'
 import { authorize, health, settings } from './instance'
 import { pgcryptoVerifier } from './passwords'
@@ -16,7 +17,17 @@ import { AuthRateLimiter, authRateLimits, type AddressLimit, type AuthContext } 
 import { endSessions, type LogoutScope } from './sessions'
 import { userJson } from './users'
 
-type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => Promise<void>
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string, subId: string) => Promise<void>
+
+// Paths with ids, matched to their pattern: the ids are handed to the route.
+const PATH_PATTERNS: Array<[RegExp, string]> = [
+  [/^\/admin\/users\/([^/]+)$/, '/admin/users/:id'],
+  [/^\/admin\/users\/([^/]+)\/factors$/, '/admin/users/:id/factors'],
+  [/^\/admin\/users\/([^/]+)\/factors\/([^/]+)$/, '/admin/users/:id/factors/:factorId'],
+  [/^\/factors\/([^/]+)$/, '/factors/:id'],
+  [/^\/factors\/([^/]+)\/challenge$/, '/factors/:id/challenge'],
+  [/^\/factors\/([^/]+)\/verify$/, '/factors/:id/verify'],
+]
 
 // The grants GoTrue answers, all counted by its token_refresh limit before the body is read.
 const TOKEN_GRANTS = new Set(['password', 'refresh_token', 'pkce'])
@@ -118,6 +129,29 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       await requireAdmin(context, req)
       sendJson(res, 200, await generateLink(context, req))
     },
+    'POST /factors': async (req, res) => {
+      sendJson(res, 200, await enroll(context, req, await authenticate(db, config, req)))
+    },
+    'POST /factors/:id/challenge': async (req, res, _url, id) => {
+      sendJson(res, 200, await challenge(context, req, await authenticate(db, config, req), id))
+    },
+    // Counted with the other codes' verifications, before the code is looked at.
+    'POST /factors/:id/verify': async (req, res, _url, id) => {
+      const who = await authenticate(db, config, req)
+      admit('tokenVerifications', req)
+      sendJson(res, 200, await verifyFactor(context, req, who, id))
+    },
+    'DELETE /factors/:id': async (req, res, _url, id) => {
+      sendJson(res, 200, await unenroll(context, await authenticate(db, config, req), id))
+    },
+    'GET /admin/users/:id/factors': async (req, res, _url, id) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await adminListFactors(context, id))
+    },
+    'DELETE /admin/users/:id/factors/:factorId': async (req, res, _url, id, factorId) => {
+      await requireAdmin(context, req)
+      sendJson(res, 200, await adminDeleteFactor(context, id, factorId))
+    },
     'GET /callback': async (_req, _res, url) => {
       if (!url.searchParams.get('state')) throw badRequest('bad_oauth_callback', 'OAuth state parameter missing')
       throw badRequest('bad_oauth_state', 'OAuth callback with invalid state')
@@ -127,14 +161,18 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
 
   return async (req, res, { url, path }) => {
     try {
-      const userPath = /^\/admin\/users\/([^/]+)$/.exec(path)
-      const pattern = userPath ? '/admin/users/:id' : path
+      let pattern = path
+      let ids: string[] = []
+      for (const [regex, name] of PATH_PATTERNS) {
+        const match = regex.exec(path)
+        if (match) [pattern, ids] = [name, match.slice(1)]
+      }
       const route = routes[`${req.method} ${pattern}`]
       if (!route) {
         if (knownPaths.has(pattern)) throw new AuthError(405, 'method_not_allowed', 'Method Not Allowed')
         throw new AuthError(404, 'not_found', 'Not Found')
       }
-      await route(req, res, url, userPath?.[1] ?? '')
+      await route(req, res, url, ids[0] ?? '', ids[1] ?? '')
     } catch (error) {
       if (error instanceof AuthError || error instanceof OAuthError) throw toHttpError(req, error)
       throw error

@@ -40,7 +40,7 @@ export function settings(config: ServerConfig): Record<string, unknown> {
     phone_autoconfirm: false,
     sms_provider: '',
     saml_enabled: false,
-    mfa_enabled: false,
+    mfa_enabled: true,
   }
 }
 

@@ -46,6 +46,8 @@ interface TokenRow {
   session_id: string | null
   session_created_at: Date | null
   not_after: Date | null
+  aal: 'aal1' | 'aal2' | null
+  totp_at: Date | null
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -69,7 +71,8 @@ export async function refreshSession(
   const outcome = await db.transaction(async (tx): Promise<IssuedSession | AuthError> => {
     const { rows } = await tx.query<TokenRow>(
       `select rt.id::text as id, rt.token, rt.revoked, rt.user_id, rt.updated_at, s.id::text as session_id,
-              s.created_at as session_created_at, s.not_after
+              s.created_at as session_created_at, s.not_after, s.aal,
+              (select c.created_at from auth.mfa_amr_claims c where c.session_id = s.id and c.authentication_method = 'totp') as totp_at
          from auth.refresh_tokens rt
          left join auth.sessions s on s.id = rt.session_id
         where rt.token = $1
@@ -89,7 +92,7 @@ export async function refreshSession(
       return badRequest('session_expired', 'Invalid Refresh Token: Session Expired')
     }
     await tx.query('select 1 from auth.sessions where id = $1 for update', [token.session_id])
-    const session: SessionInfo = { id: token.session_id, createdAt: token.session_created_at }
+    const session: SessionInfo = { id: token.session_id, createdAt: token.session_created_at, aal: token.aal ?? 'aal1', totpAt: token.totp_at }
 
     let issued: string | undefined
     if (token.revoked) {

@@ -10,6 +10,10 @@ export interface SessionInfo {
   id: string
   /** When the session signed in: the timestamp of its password AMR entry. */
   createdAt: Date
+  /** aal2 once a factor was verified in this session. */
+  aal?: 'aal1' | 'aal2'
+  /** When a TOTP code was verified in this session: its totp AMR entry. */
+  totpAt?: Date | null
 }
 
 /** GoTrue's AccessTokenResponse. */
@@ -52,8 +56,8 @@ export async function accessToken(
       app_metadata: user.raw_app_meta_data ?? {},
       user_metadata: user.raw_user_meta_data ?? {},
       role: (user.role ?? 'authenticated') as ApiRole,
-      aal: 'aal1',
-      amr: [{ method, timestamp: Math.floor(session.createdAt.getTime() / 1000) }],
+      aal: session.aal ?? 'aal1',
+      amr: authenticationMethods(session, method),
       session_id: session.id,
       is_anonymous: user.is_anonymous,
     },
@@ -61,4 +65,12 @@ export async function accessToken(
     config.signingKey,
   )
   return { token, expiresAt: decodeJwt(token).exp ?? 0 }
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+/** The token's amr claim as GoTrue writes it: the most recent method first. */
+function authenticationMethods(session: SessionInfo, method: string): Array<{ method: string; timestamp: number }> {
+  const first = { method, timestamp: seconds(session.createdAt) }
+  return session.totpAt ? [{ method: 'totp', timestamp: seconds(session.totpAt) }, first] : [first]
 }

@@ -1,4 +1,5 @@
 import type { Sql } from '../database'
+import { factorJson, factorsOf } from './mfa'
 
 /** The auth.users columns the API reads. */
 export interface UserRow {
@@ -70,6 +71,7 @@ export async function userJson(sql: Sql, user: UserRow): Promise<Record<string, 
        from auth.identities where user_id = $1 order by created_at nulls first, id`,
     [user.id],
   )
+  const factors = (await factorsOf(sql, user.id)).map(factorJson)
   const identities = rows.map((identity) => ({
     identity_id: identity.id,
     id: identity.provider_id,
@@ -99,6 +101,8 @@ export async function userJson(sql: Sql, user: UserRow): Promise<Record<string, 
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     identities,
+    // Go's omitempty: a user without factors has no factors field.
+    ...(factors.length > 0 ? { factors } : {}),
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),
