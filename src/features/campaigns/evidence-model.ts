@@ -69,6 +69,22 @@ export interface EvidenceItem {
   justification: string | null
   status: string
   decisions: Partial<Record<EvidenceStage, EvidenceDecision>>
+  /** The removal the RA asked for after this campaign's refusal (right_removals), read beside the items. */
+  removal?: EvidenceRemoval | null
+}
+
+/** A right_removals row as the Traitements RA sheet reports it. */
+export interface EvidenceRemoval {
+  right_id: string
+  state: 'requested' | 'verified' | 'unverified'
+  method: 'ticket' | 'connector'
+  ticket: string | null
+  requested_at: string
+  requested_by_name: string
+  verified_at: string | null
+  verified_source: 'csv' | 'connector' | null
+  unverified_at: string | null
+  apply_outcome: 'removed' | 'already_absent' | 'failed' | null
 }
 
 type EvidenceDecisionRow = [
@@ -344,7 +360,34 @@ export const TREATMENT_COLUMNS = [
   'Traité par',
   'Traité le',
   'Commentaire RA',
+  'Suppression',
+  'Demandée le',
+  'Moyen',
+  'Constatée le',
+  'Source du constat',
+  'Non constatée le',
 ]
+
+const REMOVAL_STATES: Record<EvidenceRemoval['state'], string> = {
+  requested: 'Suppression demandée',
+  verified: 'Suppression constatée',
+  unverified: 'Suppression non constatée',
+}
+
+/** Where a removal stands: asked for and how, then seen gone (when, by which list) or still there past its delay. */
+function removalCells(item: EvidenceItem): string[] {
+  const removal = item.removal
+  if (!removal) return [item.status === 'treated' ? 'Non demandée' : 'À supprimer', '', '', '', '', '']
+  const connector = removal.apply_outcome === 'removed' ? ', retiré de l’annuaire' : removal.apply_outcome === 'failed' ? ', échec du retrait' : ''
+  return [
+    REMOVAL_STATES[removal.state],
+    `${formatDateTime(removal.requested_at, '')} par ${removal.requested_by_name}`,
+    removal.method === 'ticket' ? `Ticket ${removal.ticket ?? ''}` : `Connecteur d’annuaire${connector}`,
+    formatDateTime(removal.verified_at, ''),
+    removal.verified_source === 'connector' ? 'Connecteur d’annuaire' : removal.verified_source === 'csv' ? 'Import CSV des droits' : '',
+    formatDateTime(removal.unverified_at, ''),
+  ]
+}
 
 /** The latest refusal before the RA's treatment, if the item was refused rather than left undecided. */
 function refusalOf(item: EvidenceItem): EvidenceDecision | undefined {
@@ -371,6 +414,7 @@ export function treatmentRows(items: readonly EvidenceItem[]): string[][] {
         ra?.decided_by_name ?? '',
         formatDateTime(ra?.decided_at, ''),
         ra?.comment ?? '',
+        ...removalCells(item),
       ].map(safeCell)
     })
 }

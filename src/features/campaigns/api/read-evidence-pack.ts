@@ -1,7 +1,8 @@
 import { throwApiError } from '@/lib/api-error'
 import { readSliceInPages, uuidSlices, type UuidSlice } from '@/lib/keyset'
+import { readAllPages } from '@/lib/paging'
 import { getSupabase, type AppSupabaseClient } from '@/lib/supabase'
-import { evidenceItem, type EvidenceEvent, type EvidenceItem, type EvidenceItemRow, type EvidencePack, type EvidenceSignoff, type EvidenceSummary } from '../evidence-model'
+import { evidenceItem, type EvidenceEvent, type EvidenceRemoval, type EvidenceItem, type EvidenceItemRow, type EvidencePack, type EvidenceSignoff, type EvidenceSummary } from '../evidence-model'
 
 /** Journal events a page. */
 const JOURNAL_PAGE_SIZE = 1000
@@ -67,6 +68,16 @@ export async function readEvidencePack(
     return data
   })
 
+  // The removals the RA asked for after this campaign, a few per refusal: read once, then joined to each page.
+  const removalsRequest = readAllPages((from, to) =>
+    client
+      .from('right_removals')
+      .select('right_id, state, method, ticket, requested_at, requested_by_name, verified_at, verified_source, unverified_at, apply_outcome')
+      .eq('campaign_id', campaignId)
+      .order('id')
+      .range(from, to),
+  ).then((rows) => new Map((rows as EvidenceRemoval[]).map((row) => [row.right_id, row])))
+
   const readPage = async (afterId: string | null): Promise<EvidenceItem[]> => {
     const { data, error } = await client.rpc('campaign_evidence_items', {
       p_campaign_id: campaignId,
@@ -74,7 +85,8 @@ export async function readEvidencePack(
       ...(afterId ? { p_after_id: afterId } : {}),
     })
     if (error) throwApiError(error)
-    return ((data ?? []) as unknown as EvidenceItemRow[]).map(evidenceItem)
+    const removals = await removalsRequest
+    return ((data ?? []) as unknown as EvidenceItemRow[]).map((row) => ({ ...evidenceItem(row), removal: removals.get(row[0]) ?? null }))
   }
   const readSlice = (slice: UuidSlice, index: number) =>
     readSliceInPages(slice, EVIDENCE_PAGE_SIZE, readPage, (row) => row.right_id, (rows, last) => {
