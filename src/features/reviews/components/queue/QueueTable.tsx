@@ -7,6 +7,7 @@ import { accountTypeLabel } from '@/domain/labels'
 import { decisionLabels, targetOfQueueItem, type QueueItem, type RightConflict } from '../../model'
 import { ConflictNotice } from '../ConflictNotice'
 import { RecommendationBadge } from '../RecommendationBadge'
+import { RemovalRequestButton } from '../removal/RemovalRequestButton'
 import { describeQueueItem, type ReviewQueueState } from './useReviewQueueState'
 
 const NO_CONFLICTS: readonly RightConflict[] = []
@@ -73,6 +74,7 @@ function QueueRow({ queue, item, conflicts }: { queue: ReviewQueueState; item: Q
               {labels.approve}
             </Button>
           )}
+          {item.approve_status === 'treated' && <RemovalRequestButton rightId={item.right_id} applicationId={item.application_id} what={what} />}
         </div>
       </TableCell>
     </TableRow>
