@@ -216,6 +216,8 @@ create function public.import_rights_snapshot(p_application text, p_rows jsonb, 
 returns jsonb
 language plpgsql security definer
 set search_path = ''
+-- An application's list of up to 200,000 rights: beyond the API's 8 s.
+set statement_timeout = '2min'
 as $$
 begin
   perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer les droits d''une application.');
@@ -413,6 +415,8 @@ grant execute on function private.act_as_connector_account(text) to service_role
 create function public.connector_sync(p_run jsonb) returns jsonb
 language plpgsql security definer
 set search_path = ''
+-- A directory of 100,000 people and its applications' rights in one transaction: beyond the API's 8 s.
+set statement_timeout = '10min'
 as $$
 declare
   v_now timestamptz := coalesce((p_run ->> 'now')::timestamptz, private.clock());
