@@ -1,15 +1,11 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { useSearchParams } from 'react-router-dom'
-import { Pencil, Plus, Trash2 } from 'lucide-react'
+import { useState, type ReactNode } from 'react'
+import { Plus } from 'lucide-react'
+import { AdminListPage } from '@/components/admin-list/AdminListPage'
+import { DeleteConfirmDialog } from '@/components/admin-list/DeleteConfirmDialog'
+import { RowActions } from '@/components/admin-list/RowActions'
+import { useLinkedRow } from '@/components/admin-list/use-linked-row'
 import { Button } from '@/components/ui/Button'
-import { Card } from '@/components/ui/Card'
-import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
-import { ErrorBox } from '@/components/ui/ErrorBox'
-import { PageHeader } from '@/components/ui/PageHeader'
-import { Spinner } from '@/components/ui/Spinner'
-import { Pager } from '@/components/ui/Pager'
-import { SearchField } from '@/components/ui/SearchField'
-import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { TableCell } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
 import { usePagedList } from '@/lib/use-paged-list'
 import { useApplication, useApplicationsPage, useDeleteApplication, useOwnerChoices, useSaveApplication, type ApplicationSort } from './api'
@@ -46,130 +42,67 @@ export function ApplicationsPage({
   const list = usePagedList<ApplicationSort>({ sort: 'name' })
   const applications = useApplicationsPage(list.request)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
-  const [searchParams] = useSearchParams()
-  const linkedId = searchParams.get(LINK_PARAM)
-  // The linked application's form opens once; closing it leaves its row highlighted and the link as it was.
-  const [dismissedLink, setDismissedLink] = useState<string | null>(null)
+  const link = useLinkedRow(LINK_PARAM, applications.data?.rows)
   // The linked application is read on its own: it may be on any page of the list.
-  const linkedApplication = useApplication(linkedId)
-  const linked = linkedId ? (linkedApplication.data ?? null) : null
-  const editing: Editing =
-    canManage && chosen.kind === 'closed' && linked && linkedId !== dismissedLink ? { kind: 'edit', application: linked } : chosen
-  const listRef = useRef<HTMLDivElement>(null)
-  const linkedShown = applications.data?.rows.some((application) => application.id === linkedId) ?? false
+  const linkedApplication = useApplication(link.linkedId)
+  const linked = link.linkedId ? (linkedApplication.data ?? null) : null
+  const editing: Editing = canManage && chosen.kind === 'closed' && linked && link.opens ? { kind: 'edit', application: linked } : chosen
   const [deleting, setDeleting] = useState<ApplicationRow | null>(null)
   const choices = useOwnerChoices(canManage && editing.kind !== 'closed')
   const save = useSaveApplication()
   const remove = useDeleteApplication()
-  const columns = canManage ? 8 : 7
-
-  useEffect(() => {
-    if (linkedShown) listRef.current?.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: 'center' })
-  }, [linkedId, linkedShown])
 
   const closeForm = () => {
     setChosen({ kind: 'closed' })
-    setDismissedLink(linkedId)
-  }
-
-  const closeDelete = () => {
-    setDeleting(null)
-    remove.reset()
+    link.dismiss()
   }
 
   return (
-    <div>
-      <PageHeader
-        title={title}
-        actions={
-          canManage && (
-            <>
-              {importAction}
-              <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
-                Nouvelle application
-              </Button>
-            </>
-          )
-        }
-      />
-      {applications.isError && <ErrorBox message={applications.error.message} className="mb-4" />}
-      {linkedApplication.isError && <ErrorBox message={linkedApplication.error.message} className="mb-4" />}
-      {linkedId && linkedApplication.data === null && (
-        <ErrorBox message="L'application demandée est introuvable : elle a peut-être été supprimée." className="mb-4" />
-      )}
-      <SearchField
-        label="Rechercher une application"
-        help="Nom ou description"
-        value={list.searchText}
-        onChange={list.setSearchText}
-        className="mb-4 max-w-md"
-      />
-      <Card>
-        <div ref={listRef}>
-          {applications.isPending ? (
-            <div className="flex justify-center p-8">
-              <Spinner />
-            </div>
-          ) : (
-            <Table caption="Applications">
-              <TableHead>
-                <tr>
-                  {APPLICATION_COLUMNS.map(([column, label]) => (
-                    <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
-                  ))}
-                  {canManage && <TableHeaderCell>Actions</TableHeaderCell>}
-                </tr>
-              </TableHead>
-              <TableBody>
-                {applications.data?.rows.length === 0 && (
-                  <TableEmptyRow colSpan={columns} message={list.request.search.trim() ? 'Aucune application ne correspond à la recherche' : 'Aucune application'} />
-                )}
-                {applications.data?.rows.map((application) => (
-                  <TableRow
-                    key={application.id}
-                    aria-current={application.id === linkedId ? 'true' : undefined}
-                    className={application.id === linkedId ? 'bg-primary-50' : undefined}
-                  >
-                    <TableCell className="font-medium">{application.name}</TableCell>
-                    <TableCell>{application.description || '-'}</TableCell>
-                    <TableCell>{personName(application.ra)}</TableCell>
-                    <TableCell>{personName(application.bpo_metier)}</TableCell>
-                    <TableCell>{personName(application.bpo_groupe)}</TableCell>
-                    <TableCell>{personName(application.rssi)}</TableCell>
-                    <TableCell>{formatDate(application.created_at)}</TableCell>
-                    {canManage && (
-                      <TableCell>
-                        <div className="flex gap-1">
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            aria-label={`Modifier ${application.name}`}
-                            onClick={() => setChosen({ kind: 'edit', application })}
-                          >
-                            <Pencil aria-hidden="true" className="h-4 w-4" />
-                          </Button>
-                          <Button variant="ghost" size="sm" aria-label={`Supprimer ${application.name}`} onClick={() => setDeleting(application)}>
-                            <Trash2 aria-hidden="true" className="h-4 w-4 text-red-600" />
-                          </Button>
-                        </div>
-                      </TableCell>
-                    )}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+    <AdminListPage
+      title={title}
+      actions={
+        canManage && (
+          <>
+            {importAction}
+            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
+              Nouvelle application
+            </Button>
+          </>
+        )
+      }
+      errors={[
+        applications.error?.message,
+        linkedApplication.error?.message,
+        link.linkedId && linkedApplication.data === null && "L'application demandée est introuvable : elle a peut-être été supprimée.",
+      ]}
+      list={list}
+      search={{ label: 'Rechercher une application', help: 'Nom ou description' }}
+      caption="Applications"
+      columns={APPLICATION_COLUMNS}
+      actionsHeader={canManage ? {} : null}
+      page={applications.data}
+      pending={applications.isPending}
+      empty={{ none: 'Aucune application', noMatch: 'Aucune application ne correspond à la recherche' }}
+      highlightedId={link.linkedId}
+      listRef={link.listRef}
+      pager={{ singular: 'application', several: 'applications' }}
+      cells={(application) => (
+        <>
+          <TableCell className="font-medium">{application.name}</TableCell>
+          <TableCell>{application.description || '-'}</TableCell>
+          <TableCell>{personName(application.ra)}</TableCell>
+          <TableCell>{personName(application.bpo_metier)}</TableCell>
+          <TableCell>{personName(application.bpo_groupe)}</TableCell>
+          <TableCell>{personName(application.rssi)}</TableCell>
+          <TableCell>{formatDate(application.created_at)}</TableCell>
+          {canManage && (
+            <TableCell>
+              <RowActions name={application.name} onEdit={() => setChosen({ kind: 'edit', application })} onDelete={() => setDeleting(application)} />
+            </TableCell>
           )}
-        </div>
-        <Pager
-          page={list.request.page}
-          size={list.request.size}
-          total={applications.data?.total}
-          singular="application"
-          several="applications"
-          onPage={list.setPage}
-          onSize={list.setSize}
-        />
-      </Card>
+        </>
+      )}
+    >
       {editing.kind !== 'closed' && (
         <ApplicationFormDialog
           editingName={editing.kind === 'edit' ? editing.application.name : null}
@@ -183,17 +116,13 @@ export function ApplicationsPage({
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteConfirmDialog
+        target={deleting}
         title="Supprimer l'application"
-        message={deleting ? APPLICATION_MESSAGES.deleteConfirm(deleting.name) : ''}
-        pending={remove.isPending}
-        error={remove.isError ? remove.error.message : null}
-        onClose={closeDelete}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id, { onSuccess: closeDelete })
-        }}
+        message={(application) => APPLICATION_MESSAGES.deleteConfirm(application.name)}
+        removal={remove}
+        onClose={() => setDeleting(null)}
       />
-    </div>
+    </AdminListPage>
   )
 }

@@ -1,15 +1,11 @@
 import { useState } from 'react'
-import { Pencil, Plus, Power, Trash2 } from 'lucide-react'
+import { Plus, Power } from 'lucide-react'
+import { AdminListPage } from '@/components/admin-list/AdminListPage'
+import { DeleteConfirmDialog } from '@/components/admin-list/DeleteConfirmDialog'
+import { RowActions } from '@/components/admin-list/RowActions'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
-import { Card } from '@/components/ui/Card'
-import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
-import { ErrorBox } from '@/components/ui/ErrorBox'
-import { PageHeader } from '@/components/ui/PageHeader'
-import { Spinner } from '@/components/ui/Spinner'
-import { Pager } from '@/components/ui/Pager'
-import { SearchField } from '@/components/ui/SearchField'
-import { SortableHeaderCell, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { TableCell } from '@/components/ui/Table'
 import { usePagedList } from '@/lib/use-paged-list'
 import { useApplicationChoices, useControlRulesPage, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule, type ControlRuleSort } from './api'
 import { ControlRuleFormDialog } from './ControlRuleFormDialog'
@@ -48,97 +44,59 @@ export function ControlsPage({ title }: { title: string }) {
   const toggle = useToggleControlRule()
   const remove = useDeleteControlRule()
 
-  const closeDelete = () => {
-    setDeleting(null)
-    remove.reset()
-  }
-
   return (
-    <div>
-      <PageHeader
-        title={title}
-        actions={
-          <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setEditing({ kind: 'create' })}>
-            Nouvelle règle
-          </Button>
-        }
-      />
-      {rules.isError && <ErrorBox message={rules.error.message} className="mb-4" />}
-      {toggle.isError && <ErrorBox message={toggle.error.message} className="mb-4" />}
-      <SearchField
-        label="Rechercher une règle"
-        help="Nom ou description"
-        value={list.searchText}
-        onChange={list.setSearchText}
-        className="mb-4 max-w-md"
-      />
-      <Card>
-        {rules.isPending ? (
-          <div className="flex justify-center p-8">
-            <Spinner />
-          </div>
-        ) : (
-          <Table caption="Règles de contrôle">
-            <TableHead>
-              <tr>
-                {RULE_COLUMNS.map(([column, label]) => (
-                  <SortableHeaderCell key={column} label={label} column={column} sort={list.request.sort} direction={list.request.direction} onSort={list.toggleSort} />
-                ))}
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </tr>
-            </TableHead>
-            <TableBody>
-              {rules.data?.rows.length === 0 && (
-                <TableEmptyRow colSpan={7} message={list.request.search.trim() ? 'Aucune règle ne correspond à la recherche' : 'Aucune règle de contrôle'} />
-              )}
-              {rules.data?.rows.map((rule) => (
-                <TableRow key={rule.id}>
-                  <TableCell className="font-medium">{rule.name}</TableCell>
-                  <TableCell>{rule.description || '-'}</TableCell>
-                  <TableCell>
-                    <Badge tone={rule.global ? 'blue' : 'grey'}>{scopeLabel(rule)}</Badge>
-                  </TableCell>
-                  <TableCell>{rule.application?.name ?? '-'}</TableCell>
-                  <TableCell>
-                    <pre className="max-w-xs overflow-x-auto whitespace-pre-wrap text-xs">{formatParameters(rule.parameters)}</pre>
-                  </TableCell>
-                  <TableCell>
-                    <Badge tone={rule.enabled ? 'green' : 'grey'}>{statusLabel(rule)}</Badge>
-                  </TableCell>
-                  <TableCell>
-                    <div className="flex gap-1">
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`${rule.enabled ? 'Désactiver' : 'Activer'} ${rule.name}`}
-                        disabled={toggle.isPending}
-                        onClick={() => toggle.mutate({ id: rule.id, enabled: !rule.enabled })}
-                      >
-                        <Power aria-hidden="true" className="h-4 w-4" />
-                      </Button>
-                      <Button variant="ghost" size="sm" aria-label={`Modifier ${rule.name}`} onClick={() => setEditing({ kind: 'edit', rule })}>
-                        <Pencil aria-hidden="true" className="h-4 w-4" />
-                      </Button>
-                      <Button variant="ghost" size="sm" aria-label={`Supprimer ${rule.name}`} onClick={() => setDeleting(rule)}>
-                        <Trash2 aria-hidden="true" className="h-4 w-4 text-red-600" />
-                      </Button>
-                    </div>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-        <Pager
-          page={list.request.page}
-          size={list.request.size}
-          total={rules.data?.total}
-          singular="règle de contrôle"
-          several="règles de contrôle"
-          onPage={list.setPage}
-          onSize={list.setSize}
-        />
-      </Card>
+    <AdminListPage
+      title={title}
+      actions={
+        <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setEditing({ kind: 'create' })}>
+          Nouvelle règle
+        </Button>
+      }
+      errors={[rules.error?.message, toggle.error?.message]}
+      list={list}
+      search={{ label: 'Rechercher une règle', help: 'Nom ou description' }}
+      caption="Règles de contrôle"
+      columns={RULE_COLUMNS}
+      actionsHeader={{}}
+      page={rules.data}
+      pending={rules.isPending}
+      empty={{ none: 'Aucune règle de contrôle', noMatch: 'Aucune règle ne correspond à la recherche' }}
+      pager={{ singular: 'règle de contrôle', several: 'règles de contrôle' }}
+      cells={(rule) => (
+        <>
+          <TableCell className="font-medium">{rule.name}</TableCell>
+          <TableCell>{rule.description || '-'}</TableCell>
+          <TableCell>
+            <Badge tone={rule.global ? 'blue' : 'grey'}>{scopeLabel(rule)}</Badge>
+          </TableCell>
+          <TableCell>{rule.application?.name ?? '-'}</TableCell>
+          <TableCell>
+            <pre className="max-w-xs overflow-x-auto whitespace-pre-wrap text-xs">{formatParameters(rule.parameters)}</pre>
+          </TableCell>
+          <TableCell>
+            <Badge tone={rule.enabled ? 'green' : 'grey'}>{statusLabel(rule)}</Badge>
+          </TableCell>
+          <TableCell>
+            <RowActions
+              name={rule.name}
+              onEdit={() => setEditing({ kind: 'edit', rule })}
+              onDelete={() => setDeleting(rule)}
+              before={
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`${rule.enabled ? 'Désactiver' : 'Activer'} ${rule.name}`}
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate({ id: rule.id, enabled: !rule.enabled })}
+                >
+                  <Power aria-hidden="true" className="h-4 w-4" />
+                </Button>
+              }
+            />
+          </TableCell>
+        </>
+      )}
+    >
       {editing.kind !== 'closed' && (
         <ControlRuleFormDialog
           editing={editing.kind === 'edit'}
@@ -151,17 +109,13 @@ export function ControlsPage({ title }: { title: string }) {
           }}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteConfirmDialog
+        target={deleting}
         title="Supprimer la règle"
-        message={deleting ? CONTROL_MESSAGES.deleteConfirm(deleting.name) : ''}
-        pending={remove.isPending}
-        error={remove.isError ? remove.error.message : null}
-        onClose={closeDelete}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id, { onSuccess: closeDelete })
-        }}
+        message={(rule) => CONTROL_MESSAGES.deleteConfirm(rule.name)}
+        removal={remove}
+        onClose={() => setDeleting(null)}
       />
-    </div>
+    </AdminListPage>
   )
 }
