@@ -302,6 +302,27 @@ async function postgresProbe(databaseUrl: string) {
       )
       return result.rows.map((row) => row.id)
     },
+    /**
+     * Terminer as the administrator, straight on the database without the API roles' 8 s statement timeout, which
+     * the completion of the largest campaign outlasts on a loaded machine (PGlite has no statement timeout).
+     */
+    async complete(campaignId: string): Promise<number> {
+      const started = performance.now()
+      await client.query('begin')
+      try {
+        await client.query(
+          `select set_config('statement_timeout', '0', true), set_config('role', 'authenticated', true),
+                  set_config('request.jwt.claims', json_build_object('sub', u.id, 'email', u.email, 'role', 'authenticated')::text, true)
+             from public.users u where u.email = 'admin@example.com'`,
+        )
+        await client.query(`update public.campaigns set status = 'completed' where id = $1`, [campaignId])
+        await client.query('commit')
+      } catch (error) {
+        await client.query('rollback')
+        throw new Error(`Setting the campaign completed: ${(error as Error).message}`, { cause: error })
+      }
+      return round(performance.now() - started)
+    },
     end: () => client.end(),
   }
 }
@@ -446,7 +467,10 @@ async function measureStart(options: LiveUpdatesOptions, connections: Helper, da
   const { admin, service, log } = options
   const largest = await largestActive(service)
   log(`  completing « ${largest.name} » (${largest.items} items)…`)
-  const completion = { items: largest.items, durationMs: await transition(admin, largest.id, 'completed') }
+  const completion = {
+    items: largest.items,
+    durationMs: database ? await database.complete(largest.id) : await transition(admin, largest.id, 'completed'),
+  }
   await waitForQuiet(connections, { quietMs: 2000, minMs: 1000, maxMs: 120_000, expectSome: connected.size > 0 })
   const today = new Date().toISOString().slice(0, 10)
   const { data: draft, error } = await admin
