@@ -385,7 +385,8 @@ grant execute on function private.apply_rights_snapshot(text, jsonb, text, boole
 -- ─── The connector ───────────────────────────────────────────────────────────────────────────────────────────────
 
 -- Acts, for the rest of the transaction, as the active administrator or RSSI of this e-mail: the imports check that
--- person's role and audit them, as when they import files on screen.
+-- person's role and audit them, as when they import files on screen. The secret key stands for the second factor
+-- such a session needs (aal2): whoever holds it could do anything already.
 create function private.act_as_connector_account(p_email text) returns uuid
 language plpgsql security definer
 set search_path = ''
@@ -399,7 +400,7 @@ begin
       coalesce(p_email, 'non renseigné') using errcode = '42501';
   end if;
   perform set_config('request.jwt.claims', jsonb_build_object(
-    'sub', v_person.id, 'email', v_person.email, 'role', 'authenticated', 'connector', true)::text, true);
+    'sub', v_person.id, 'email', v_person.email, 'role', 'authenticated', 'aal', 'aal2', 'connector', true)::text, true);
   return v_person.id;
 end;
 $$;
