@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query'
+import { throwApiError } from '@/lib/api-error'
+import { getSupabase } from '@/lib/supabase'
+import type { Campaign } from '../model'
+import { campaignKeys } from './campaign-keys'
+import { CAMPAIGN_SELECT, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
+
+/** The campaign a link names (?campagne=<id>), wherever it is in the list, or null when there is none with this id. */
+export async function fetchCampaign(id: string): Promise<Campaign | null> {
+  const { data, error } = await getSupabase().from('campaigns').select(CAMPAIGN_SELECT).eq('id', id).overrideTypes<CampaignRow[], { merge: false }>()
+  // A malformed id is a campaign that does not exist, not a failure.
+  if (error?.code === '22P02') return null
+  if (error) throwApiError(error)
+  const row = data?.[0]
+  if (!row) return null
+  return toCampaign(row, (await progressOf([row.id])).get(row.id))
+}
+
+export const useCampaign = (id: string | null) =>
+  useQuery({ queryKey: campaignKeys.one(id ?? ''), queryFn: () => fetchCampaign(id ?? ''), enabled: id !== null })

@@ -1,0 +1,42 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { throwApiError } from '@/lib/api-error'
+import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { getSupabase } from '@/lib/supabase'
+import type { Campaign } from '../model'
+import { campaignKeys } from './campaign-keys'
+import { CAMPAIGN_SELECT, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
+
+/** The columns the Campagnes page sorts on, each read as its orders; the id comes last as a tie-breaker. */
+export const CAMPAIGN_SORTS = {
+  name: ['name'],
+  application: ['application(name)'],
+  account_type: ['account_type'],
+  start_date: ['start_date', 'end_date'],
+  // The status enum's order is the lifecycle's: Brouillon, Active, Terminée, Archivée.
+  status: ['status'],
+  created_at: ['created_at'],
+} as const satisfies Record<string, readonly string[]>
+export type CampaignSort = keyof typeof CAMPAIGN_SORTS
+
+/** What a search of the Campagnes page looks in. */
+const CAMPAIGN_SEARCH_COLUMNS = ['name', 'description'] as const
+
+/** One page of the campaigns, searched and sorted on the server, with how many the search finds in all. */
+export async function fetchCampaignsPage(request: PageRequest<CampaignSort>): Promise<Page<Campaign>> {
+  let query = getSupabase().from('campaigns').select(CAMPAIGN_SELECT, { count: 'exact' })
+  const search = searchFilter(request.search, CAMPAIGN_SEARCH_COLUMNS)
+  if (search) query = query.or(search)
+  for (const column of CAMPAIGN_SORTS[request.sort]) {
+    // A campaign on every application (no application) comes last whichever the direction.
+    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
+  }
+  const { data, error, count } = await query.order('id').range(...pageRange(request)).overrideTypes<CampaignRow[], { merge: false }>()
+  if (error) throwApiError(error)
+  const rows = data ?? []
+  const figures = await progressOf(rows.map((row) => row.id))
+  return { rows: rows.map((row) => toCampaign(row, figures.get(row.id))), total: count ?? 0 }
+}
+
+// The page read keeps showing while the next one loads, so that paging and typing never blank the table.
+export const useCampaignsPage = (request: PageRequest<CampaignSort>) =>
+  useQuery({ queryKey: campaignKeys.page(request), queryFn: () => fetchCampaignsPage(request), placeholderData: keepPreviousData })

@@ -1,0 +1,17 @@
+/** The query cache's keys of a campaign's reviewers, and the mutation that reads them again once it settles. */
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+
+export const reviewerKeys = {
+  all: (campaignId: string) => ['campaigns', 'reviewers', campaignId] as const,
+  signoffs: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'signoffs'] as const,
+  fallback: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'fallback'] as const,
+  search: (search: string) => ['campaigns', 'reviewer-search', search] as const,
+}
+
+export function useReviewersMutation<T>(campaignId: string, fn: (input: T) => Promise<void>) {
+  const queryClient = useQueryClient()
+  return useMutation<void, Error, T>({
+    mutationFn: fn,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewerKeys.all(campaignId) }),
+  })
+}
