@@ -24,7 +24,7 @@ export const SYNC_MESSAGES = {
   unknownColumns: (names: string[]) => `${plural(names.length, 'Colonne inconnue', 'Colonnes inconnues')} : ${names.map((name) => `« ${shown(name)} »`).join(', ')}.`,
   missingColumns: (names: string[]) => `${plural(names.length, 'Colonne obligatoire absente', 'Colonnes obligatoires absentes')} : ${names.join(', ')}.`,
   duplicateColumns: (names: string[]) => `${plural(names.length, 'Colonne en double', 'Colonnes en double')} : ${names.join(', ')}.`,
-  expectedColumns: (format: SyncFormat) => `Colonnes attendues : ${format.columns.map((column) => column.header).join(', ')} (séparées par « ; » ou « , »).`,
+  expectedColumns: (format: Pick<SyncFormat, 'columns'>) => `Colonnes attendues : ${format.columns.map((column) => column.header).join(', ')} (séparées par « ; » ou « , »).`,
   unclosedQuote: 'guillemets non refermés',
   outsideColumns: (position: number) => `valeur hors des colonnes prévues (colonne ${position})`,
   controlCharacters: (header: string) => `caractères de contrôle interdits dans « ${header} »`,
@@ -70,7 +70,7 @@ const normalizeHeader = (value: string) =>
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()
 
-function readHeader(format: SyncFormat, cells: string[]): (SyncColumn | null)[] {
+function readHeader(format: Pick<SyncFormat, 'columns'>, cells: string[]): (SyncColumn | null)[] {
   const byHeader = new Map(format.columns.flatMap((column) => [column.header, ...column.aliases].map((name) => [normalizeHeader(name), column] as const)))
   const columns = cells.map((cell) => (cell.trim() ? (byHeader.get(normalizeHeader(cell)) ?? null) : null))
   const unknown = cells.filter((cell, index) => cell.trim() && !columns[index]).map((cell) => cell.trim())
@@ -100,7 +100,7 @@ function cellProblem(raw: string, column: SyncColumn): string | null {
 }
 
 /** The file's lines, every cell checked; throws SyncFileError when the file as a whole is unusable. */
-export function parseSyncFile(format: SyncFormat, text: string): ParsedSyncFile {
+export function parseSyncFile(format: Pick<SyncFormat, 'columns'>, text: string): ParsedSyncFile {
   const content = normalizeCsvText(text)
   if (!content.trim()) throw new SyncFileError(SYNC_MESSAGES.emptyFile)
 
