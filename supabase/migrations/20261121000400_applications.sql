@@ -93,9 +93,6 @@ begin
 end;
 $$;
 
-create trigger users_guard_application_owner
-  before delete on public.users
-  for each row execute function private.guard_application_owner_delete();
 
 create policy applications_select on public.applications
   for select to authenticated

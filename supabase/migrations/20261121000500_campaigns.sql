@@ -24,7 +24,17 @@ create table public.campaigns (
   previous_occurrence_id uuid references public.campaigns (id) on delete set null,
   created_at timestamptz not null default private.clock(),
   updated_at timestamptz not null default private.clock(),
+  -- E-mail settings (Entra's mailNotificationsEnabled, remindersEnabled; 20261121001100_notifications.sql), changeable
+  -- while the campaign runs (guard_campaign_update freezes only what the review is about).
+  notifications_enabled boolean not null default true,
+  reminders_enabled boolean not null default true,
+  reminder_days integer[] not null default '{7,3,1}',
   constraint campaigns_one_next_occurrence unique (previous_occurrence_id),
+  constraint campaigns_reminder_days_valid check (
+    cardinality(reminder_days) <= 10
+    and array_position(reminder_days, null) is null
+    and 1 <= all (reminder_days) and 365 >= all (reminder_days)
+  ),
   constraint campaigns_name_present check (char_length(btrim(name)) between 1 and 200),
   constraint campaigns_description_length check (char_length(description) <= 2000),
   constraint campaigns_dates_ordered check (end_date >= start_date)
@@ -161,7 +171,8 @@ create policy campaigns_delete on public.campaigns
 
 revoke all on public.campaigns from anon, authenticated, service_role;
 grant select, insert, delete on public.campaigns to authenticated;
-grant update (name, description, application_id, account_type, start_date, end_date, status, recurrence, auto_start, updated_at)
+grant update (name, description, application_id, account_type, start_date, end_date, status, recurrence, auto_start, updated_at,
+              notifications_enabled, reminders_enabled, reminder_days)
   on public.campaigns to authenticated;
 grant select, insert, update, delete on public.campaigns to service_role;
 
@@ -339,13 +350,13 @@ create trigger campaign_items_guard_insert
   referencing new table as new_items
   for each statement execute function private.guard_campaign_items();
 
--- Not for a decision's own statements (recertif.decision_writes, private.keep_decision_books): validate_user_right
--- refuses a closed campaign itself, under the right's lock.
+-- Stands aside while a decision's writer applies its effects itself (recertif.writer_applies_effects,
+-- 20261121001155_effects.sql): validate_user_right refuses a closed campaign itself, under the right's lock.
 create trigger campaign_items_guard_update
   after update on public.campaign_items
   referencing old table as old_items new table as new_items
   for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  when (current_setting('recertif.writer_applies_effects', true) is distinct from 'on')
   execute function private.guard_campaign_items();
 
 create trigger campaign_items_guard_delete

@@ -191,7 +191,7 @@ create table public.right_decisions (
   decided_by uuid references public.users (id) on update cascade on delete set null,
   decided_by_email text not null,
   decided_by_name text not null,
-  -- Someone deciding for another (20261121001150_delegations.sql): acting_as 'delegate', on_behalf_of the reviewer
+  -- Someone deciding for another (20261121000750_delegations.sql): acting_as 'delegate', on_behalf_of the reviewer
   -- whose item it was (a copy, like the holder's, that outlives the profile); or 'fallback', a fallback reviewer of
   -- the campaign deciding an item without reviewer, on behalf of nobody. Null both for a reviewer's own decision.
   on_behalf_of uuid,
@@ -645,14 +645,14 @@ create trigger user_rights_guard_closed_campaign
   before insert or delete on public.user_rights
   for each row execute function private.guard_closed_campaign_right();
 
--- This one and the decisions' below: not for a decision's own statements (recertif.decision_writes,
--- private.keep_decision_books), whose function refuses a closed campaign itself and writes the decision on the item it
--- has just moved.
+-- This one and the decisions' below stand aside while a decision's writer applies its effects itself
+-- (recertif.writer_applies_effects, 20261121001155_effects.sql): validate_user_right refuses a closed campaign itself
+-- and writes the decision on the item it has just moved.
 create trigger user_rights_guard_closed_campaign_update
   after update on public.user_rights
   referencing old table as changed_from new table as changed_to
   for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  when (current_setting('recertif.writer_applies_effects', true) is distinct from 'on')
   execute function private.guard_closed_campaign_rights_update();
 
 create function private.guard_closed_campaign_decision() returns trigger
@@ -700,7 +700,7 @@ $$;
 create trigger right_decisions_guard_closed_campaign
   before insert or update or delete on public.right_decisions
   for each row
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
+  when (current_setting('recertif.writer_applies_effects', true) is distinct from 'on')
   execute function private.guard_closed_campaign_decision();
 
 -- ─── Import ──────────────────────────────────────────────────────────────────────────────────────────────────────

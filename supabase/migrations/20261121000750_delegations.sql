@@ -564,11 +564,6 @@ $$;
 
 revoke execute on function private.end_delegations_of_leaver() from public;
 
-create trigger users_end_delegations_of_leaver
-  after update of active on public.users
-  for each row
-  when (old.active and not new.active)
-  execute function private.end_delegations_of_leaver();
 
 -- rpc('my_delegations') → the delegations the caller gave or received, newest first, with both names, the campaign,
 -- how many items (null: all) and whether it is still in force.

@@ -172,7 +172,7 @@ grant execute on function private.review_queue_candidates(uuid, uuid, public.rig
 grant execute on function private.review_queue_rows(uuid[]) to authenticated, service_role;
 
 -- The rights awaiting the caller's decision for someone else, once each: delegated to them, or without a reviewer in a
--- campaign of which they are a fallback reviewer (private.acting_verdicts, 20261121001150_delegations.sql). These are
+-- campaign of which they are a fallback reviewer (private.acting_verdicts, 20261121000750_delegations.sql). These are
 -- the rights Mes revues lists under « Droits qui me sont confiés » (public.delegated_review_queue, which picks the same
 -- row for a right acted on in two ways), with what the counts below filter and group on. Security definer: the
 -- verdict is the owner's alone, since it reads the delegator's rights, which row-level security hides from the

@@ -689,9 +689,10 @@ grant execute on function public.admin_alerts() to authenticated, service_role;
 --     true (the right deleted or relabelled since): the dashboard checks the decisions themselves there.
 -- Each statement appends its changes as signed counts to a *_delta table, locking nothing that another writer locks:
 -- reviewers deciding at once never wait for each other's tally rows. After a bulk statement, or every 32nd statement,
--- the writer folds every delta into the totals if no other transaction is folding (private.fold_rssi_tallies); the
--- readers add the totals and the deltas not folded yet. The triggers fire even under session_replication_role =
--- replica, so that the generated dataset (supabase/local/dataset/load.ts) is tallied as it is loaded. Nothing reads
+-- the writer folds every delta into the totals if no other transaction is folding (private.fold_tallies_when_due); the
+-- readers add the totals and the deltas not folded yet. The triggers (20261121001155_effects.sql) fire even under
+-- session_replication_role = replica, so that the generated dataset (supabase/local/dataset/load.ts) is tallied as it is
+-- loaded. Nothing reads
 -- these tables but the security definer functions below, which check rssi first. tests/db/rssi-tallies.test.ts
 -- compares them with full counts, and the dashboard with figures counted from the rows, after every step of a random
 -- workload and after concurrent decisions.
@@ -776,7 +777,7 @@ revoke all on sequence private.rssi_tally_statements from public, anon, authenti
 -- an import), otherwise every 32nd statement. Only when no other transaction is folding (its deletions would otherwise
 -- make this one wait): the next writer folds what is left. Not under repeatable read or serializable, where deleting a
 -- delta that another transaction folded meanwhile would fail the writer's transaction.
-create function private.fold_rssi_tallies(p_rows bigint) returns void
+create function private.fold_tallies_when_due(p_rows bigint) returns void
 language plpgsql security definer
 set search_path = ''
 as $$
@@ -877,30 +878,11 @@ begin
     having sum(x.rights) <> 0;
     get diagnostics v_usage_rows = row_count;
   end if;
-  perform private.fold_rssi_tallies(v_rows + v_usage_rows);
+  perform private.fold_tallies_when_due(v_rows + v_usage_rows);
   return null;
 end;
 $$;
 
-create trigger user_rights_tally_insert
-  after insert on public.user_rights
-  referencing new table as tallied_new
-  for each statement execute function private.tally_rights();
--- This one and the decisions' insert below: not for a decision's own statements, whose function counts its one right
--- and decision itself (recertif.decision_writes, private.keep_decision_books).
-create trigger user_rights_tally_update
-  after update on public.user_rights
-  referencing old table as tallied_old new table as tallied_new
-  for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
-  execute function private.tally_rights();
-create trigger user_rights_tally_delete
-  after delete on public.user_rights
-  referencing old table as tallied_old
-  for each statement execute function private.tally_rights();
-alter table public.user_rights enable always trigger user_rights_tally_insert;
-alter table public.user_rights enable always trigger user_rights_tally_update;
-alter table public.user_rights enable always trigger user_rights_tally_delete;
 
 -- A statement's decisions, before (decided_old: update, delete) and after (decided_new: insert, update), counted per
 -- UTC hour, outcome and account type (the decision's copy of it), apart for those whose right is gone. And a decision
@@ -961,7 +943,7 @@ begin
           where s.campaign_id = d.campaign_id and s.application_id = r.application_id and s.account_type = r.account_type
        );
   end if;
-  perform private.fold_rssi_tallies(v_rows);
+  perform private.fold_tallies_when_due(v_rows);
   return null;
 end;
 $$;
@@ -992,30 +974,7 @@ begin
 end;
 $$;
 
-create trigger user_rights_tally_relabel
-  after update of application_id, account_type on public.user_rights
-  for each row
-  when ((new.application_id, new.account_type) is distinct from (old.application_id, old.account_type))
-  execute function private.tally_relabelled_decisions();
-alter table public.user_rights enable always trigger user_rights_tally_relabel;
 
-create trigger right_decisions_tally_insert
-  after insert on public.right_decisions
-  referencing new table as decided_new
-  for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
-  execute function private.tally_decisions();
-create trigger right_decisions_tally_update
-  after update on public.right_decisions
-  referencing old table as decided_old new table as decided_new
-  for each statement execute function private.tally_decisions();
-create trigger right_decisions_tally_delete
-  after delete on public.right_decisions
-  referencing old table as decided_old
-  for each statement execute function private.tally_decisions();
-alter table public.right_decisions enable always trigger right_decisions_tally_insert;
-alter table public.right_decisions enable always trigger right_decisions_tally_update;
-alter table public.right_decisions enable always trigger right_decisions_tally_delete;
 
 -- The rights of the application and account type asked for (null = any), as the tallies hold them now, counted per
 -- application (by_campaign false) and per campaign (true; campaign_id null = in no campaign), as rssi_dashboard
@@ -1304,7 +1263,7 @@ end;
 $$;
 
 revoke execute on function
-  private.fold_rssi_tallies(bigint),
+  private.fold_tallies_when_due(bigint),
   private.tally_rights(),
   private.tally_decisions(),
   private.tally_relabelled_decisions(),
@@ -1511,25 +1470,6 @@ begin
 end;
 $$;
 
-create trigger user_rights_risks_insert
-  after insert on public.user_rights
-  referencing new table as risk_new
-  for each statement execute function private.track_holder_risks();
--- Not for a decision's statements nor a campaign's start or completion, which change only the workflow's columns.
-create trigger user_rights_risks_update
-  after update on public.user_rights
-  referencing old table as risk_old new table as risk_new
-  for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on'
-        and current_setting('recertif.bulk_stamped', true) is distinct from 'on')
-  execute function private.track_holder_risks();
-create trigger user_rights_risks_delete
-  after delete on public.user_rights
-  referencing old table as risk_old
-  for each statement execute function private.track_holder_risks();
-alter table public.user_rights enable always trigger user_rights_risks_insert;
-alter table public.user_rights enable always trigger user_rights_risks_update;
-alter table public.user_rights enable always trigger user_rights_risks_delete;
 
 -- A rule added, changed (enabled, names, scope) or removed: its violations recomputed over all the rights.
 create function private.track_rule_conflicts() returns trigger
@@ -1549,16 +1489,6 @@ begin
 end;
 $$;
 
-create trigger control_rules_risks
-  after insert or delete on public.control_rules
-  for each row execute function private.track_rule_conflicts();
-create trigger control_rules_risks_update
-  after update on public.control_rules
-  for each row
-  when ((old.id, old.enabled, old.parameters, old.application_id) is distinct from (new.id, new.enabled, new.parameters, new.application_id))
-  execute function private.track_rule_conflicts();
-alter table public.control_rules enable always trigger control_rules_risks;
-alter table public.control_rules enable always trigger control_rules_risks_update;
 
 -- Doublons under the dashboard's application and account type (null = any), without a search. Rssi only.
 create function private.duplicate_count(p_application_id uuid, p_account_type public.account_type) returns bigint

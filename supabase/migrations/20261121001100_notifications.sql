@@ -13,20 +13,8 @@
 -- Each message has a dedupe key, unique: a second event of the same day, a second run of the schedule or two runs at
 -- once add nothing (or, for a day's digest not yet sent, raise its count).
 
--- ─── Per-campaign settings (Entra's mailNotificationsEnabled, remindersEnabled) ──────────────────────────────────
--- Changeable while the campaign runs (guard_campaign_update freezes only what the review is about), audited like
--- every other change of a campaign.
-alter table public.campaigns
-  add column notifications_enabled boolean not null default true,
-  add column reminders_enabled boolean not null default true,
-  add column reminder_days integer[] not null default '{7,3,1}',
-  add constraint campaigns_reminder_days_valid check (
-    cardinality(reminder_days) <= 10
-    and array_position(reminder_days, null) is null
-    and 1 <= all (reminder_days) and 365 >= all (reminder_days)
-  );
-
-grant update (notifications_enabled, reminders_enabled, reminder_days) on public.campaigns to authenticated;
+-- Each campaign's settings (notifications_enabled, reminders_enabled, reminder_days) are its columns
+-- (20261121000500_campaigns.sql).
 
 -- ─── The outbox ─────────────────────────────────────────────────────────────────────────────────────────────────
 -- 'invitation': a person asked to set their password (invitation_emails, 20261121001200_directory_sync.sql).
@@ -178,18 +166,13 @@ begin
 end;
 $$;
 
-create trigger campaigns_notify_started
-  after update of status on public.campaigns
-  for each row
-  when (old.status = 'draft' and new.status = 'active' and new.notifications_enabled)
-  execute function private.notify_campaign_started();
 
 -- ─── Items reaching a stage, and a campaign fully decided ────────────────────────────────────────────────────────
 -- The next reviewer of each item that changed status gets the day's digest, one per reviewer, campaign and day (Paris
 -- time), and a campaign with nothing left to review tells its creator, once. A decision does both for its one item
--- (private.keep_decision_books, 20261121000600_rights_and_decisions.sql); every other statement that moves items
--- (Terminer moves a whole campaign's) does it through the trigger below. Neither tells anybody of an event replayed at
--- a past date.
+-- (private.apply_decision_effects); every other statement that moves items (Terminer moves a whole campaign's) does it
+-- through notify_items_moved, the trigger of campaign_items (20261121001155_effects.sql). Neither tells anybody of an
+-- event replayed at a past date.
 
 -- p_moved: [{ campaign_id, reviewer_id, stage, n }], the items that reached a reviewer's stage, counted.
 create function private.queue_stage_digests(p_moved jsonb) returns void
@@ -302,13 +285,6 @@ begin
 end;
 $$;
 
--- Not for a decision's own statements, whose function does the same for its one item (recertif.decision_writes).
-create trigger campaign_items_notify_moved
-  after update on public.campaign_items
-  referencing old table as changed_from new table as changed_to
-  for each statement
-  when (current_setting('recertif.decision_writes', true) is distinct from 'on')
-  execute function private.notify_items_moved();
 
 -- ─── The time-driven pass ───────────────────────────────────────────────────────────────────────────────────────
 -- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:

@@ -1,7 +1,6 @@
 -- The decision: who may decide an item (one rule, private.decision_authority), the decision itself
--- (validate_user_right), the decisions sent back in a stage file (apply_review_decisions), and what a decision sets
--- off beyond its own rows (keep_decision_books). After every area it reads: rights, campaigns, reporting tallies,
--- notifications and delegations.
+-- (validate_user_right) and the decisions sent back in a stage file (apply_review_decisions). What a decision sets off
+-- beyond its own rows is private.apply_decision_effects (20261121001155_effects.sql). After every area it reads.
 
 -- ─── Who may decide an item ──────────────────────────────────────────────────────────────────────────────────────
 -- For the caller and a right, whether the caller may give it new_status now, at which stage and on whose behalf.
@@ -126,80 +125,6 @@ $$;
 revoke execute on function private.decision_authority(uuid, public.right_status) from public;
 grant execute on function private.decision_authority(uuid, public.right_status) to authenticated, service_role;
 
--- ─── What a decision sets off ────────────────────────────────────────────────────────────────────────────────────
-
--- What six statement triggers would do after a decision, done by validate_user_right for its one right (p_right, as it
--- was before), item (p_item, as it is now; null for a right outside any campaign) and decision, while
--- recertif.decision_writes keeps those triggers quiet:
--- - the freeze checks (guard_campaign_items, guard_closed_campaign_rights_update, guard_closed_campaign_decision) have
---   nothing to add: validate_user_right refuses a closed campaign but for the RA's treatment, which they allow, and
---   writes the decision on the item it has just moved;
--- - the RSSI tallies (tally_rights, tally_decisions, 20261121000900_reporting.sql): the right leaves its status for
---   the new one, one decision is counted in its hour, its campaign joins the decided scopes;
--- - the next reviewer's digest and the campaign fully decided (notify_items_moved, 20261121001100_notifications.sql),
---   through the same two functions.
--- tests/db/rssi-tallies.test.ts compares the tallies with full counts after decisions (concurrent ones included), and
--- tests/db/notifications.test.ts checks the digests and the fully-decided notice that decisions leave.
-create function private.keep_decision_books(
-  p_right public.user_rights,
-  p_new_status public.right_status,
-  p_item public.campaign_items,
-  p_decided_at timestamptz,
-  p_decision public.review_decision
-) returns void
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_stage public.review_stage;
-  v_reviewer uuid;
-begin
-  if p_new_status <> p_right.status then
-    insert into private.rights_tally_delta (application_id, account_type, campaign_id, status, rights)
-    values (p_right.application_id, p_right.account_type, p_right.campaign_id, p_right.status, -1),
-           (p_right.application_id, p_right.account_type, p_right.campaign_id, p_new_status, 1);
-  end if;
-  insert into private.decisions_tally_delta (decided_hour, decision, account_type, right_known, decisions)
-  values (date_trunc('hour', p_decided_at, 'UTC'), p_decision, p_right.account_type, true, 1);
-  if p_right.campaign_id is not null and not exists (
-    select 1 from private.decided_scopes s
-     where s.campaign_id = p_right.campaign_id and s.application_id = p_right.application_id
-       and s.account_type = p_right.account_type
-  ) then
-    insert into private.decided_scopes (campaign_id, application_id, account_type)
-    values (p_right.campaign_id, p_right.application_id, p_right.account_type);
-  end if;
-  perform private.fold_rssi_tallies(3);
-
-  if p_item.id is null or p_new_status = p_right.status or not private.notifications_live() then
-    return;
-  end if;
-  -- The next reviewer's digest, as notify_items_moved words it, unless four eyes gives the item to the fallback
-  -- reviewers (its reviewer already answered another stage of it).
-  v_stage := private.awaited_stage(p_new_status);
-  v_reviewer := case v_stage
-    when 'bpo_metier' then p_item.bpo_metier_id
-    when 'bpo_groupe' then p_item.bpo_groupe_id
-    when 'ra' then p_item.ra_id
-  end;
-  if v_reviewer is not null
-     and private.answered_other_stage(p_item.right_id, p_item.campaign_id, array[v_reviewer], v_stage) is null then
-    perform private.queue_stage_digests(jsonb_build_array(jsonb_build_object(
-      'campaign_id', p_item.campaign_id, 'reviewer_id', v_reviewer, 'stage', v_stage, 'n', 1
-    )));
-  end if;
-  -- An item still waiting for a reviewer keeps its campaign from being fully decided.
-  if not (p_new_status in ('pending', 'validated_user', 'validated_manager')
-          or p_new_status = 'validated_bpo_metier' and p_item.bpo_groupe_id is not null) then
-    perform private.notify_campaigns_decided(array[p_item.campaign_id]);
-  end if;
-end;
-$$;
-
-revoke execute on function
-  private.keep_decision_books(public.user_rights, public.right_status, public.campaign_items, timestamptz, public.review_decision)
-  from public;
-
 -- Raises the French error that says which rule of private.decision_authority refused a decision, with the code
 -- PostgREST turns into 401/403 (42501), 400 (22023) or 400 (P0001).
 create function private.refuse_decision(
@@ -308,10 +233,10 @@ begin
   outcome := case when new_status = private.decision_status(authority.stage, 'approved') then 'approved'
                   else 'refused' end::public.review_decision;
 
-  -- From here to the decision's row, this function keeps the books that six statement triggers keep for any other
-  -- writer (private.keep_decision_books, above): it has checked the campaign itself under the right's lock, and it
-  -- knows the one right, item and decision it writes.
-  perform set_config('recertif.decision_writes', 'on', true);
+  -- From here to the decision's row, the statement triggers that stand aside for a writer applying its effects itself
+  -- do nothing (20261121001155_effects.sql): this function has checked the campaign under the right's lock, and
+  -- applies the effects of the one right, item and decision it writes (private.apply_decision_effects, below).
+  perform set_config('recertif.writer_applies_effects', 'on', true);
   -- This function writes its own, richer audit entry for the change.
   perform set_config('recertif.audit_suppressed', 'on', true);
   update public.user_rights ur
@@ -350,8 +275,8 @@ begin
   from public.users holder
   where holder.id = target.user_id
   returning right_decisions.id, right_decisions.decided_at into decision_id, decision_time;
-  perform set_config('recertif.decision_writes', 'off', true);
-  perform private.keep_decision_books(target, new_status, item, decision_time, outcome);
+  perform set_config('recertif.writer_applies_effects', 'off', true);
+  perform private.apply_decision_effects(target, new_status, item, decision_time, outcome);
 
   perform private.write_audit(
     'decide',

@@ -249,15 +249,15 @@ describe('a completed campaign is closed to changes', () => {
     })
   }
 
-  // A decision turns the freeze's statement triggers off for its own rows (recertif.decision_writes), having checked
-  // the campaign itself: no API caller may turn that switch on, nor call the function that keeps a decision's books.
+  // A decision turns the freeze's statement triggers off for its own rows (recertif.writer_applies_effects), having
+  // checked the campaign itself: no API caller may turn that switch on, nor call the function that applies its effects.
   it('gives no API caller the switch a decision uses to skip the freeze checks', async () => {
     const before = await campaignRights()
     const admin = await backend.as('admin')
-    const setConfig = await admin.rpc('set_config' as never, { setting_name: 'recertif.decision_writes', new_value: 'on', is_local: true } as never)
+    const setConfig = await admin.rpc('set_config' as never, { setting_name: 'recertif.writer_applies_effects', new_value: 'on', is_local: true } as never)
     expect(setConfig.status).toBe(404)
     const token = await backend.token('admin')
-    const privateCall = await backend.rest('/rpc/keep_decision_books', {
+    const privateCall = await backend.rest('/rpc/apply_decision_effects', {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Profile': 'private' },
       body: '{}',

@@ -773,7 +773,7 @@ describe('campaign lifecycle', () => {
       expect(
         await asOwner(
           db,
-          `with s as (select set_config('recertif.decision_writes', 'on', true))
+          `with s as (select set_config('recertif.writer_applies_effects', 'on', true))
            update public.right_decisions set campaign_id = $1 from s where id = $2`,
           [draft, decision.decision_id],
         ),
