@@ -33,6 +33,11 @@ insert into public.cf_best_friends (first_user, second_user, third_wheel) values
 insert into public.cf_channels (slug) values ('general'), ('random'), ('annonces');
 insert into public.cf_messages (message, username, channel_id) values ('Bonjour', 'ana', 1), ('Salut', 'ben', 1), ('Coucou', 'ana', 2);
 
+-- One-to-one details of a channel, for spreads inside a to-one embed (only 'general' has some).
+create table public.cf_channel_details (id bigint primary key references public.cf_channels, details text);
+insert into public.cf_channel_details values (1, 'Canal général');
+grant select on public.cf_channel_details to anon, authenticated, service_role;
+
 create function public.cf_add(a int, b int) returns int language sql immutable as $$ select a + b $$;
 -- One unnamed parameter of a type PostgREST passes the body to (text, json, jsonb, xml, bytea).
 create function public.cf_unnamed_text(text) returns text language sql immutable as $$ select $1 $$;
@@ -419,6 +424,38 @@ describe('aggregate functions, turned on by the database', () => {
     expect(await body(response)).toEqual([
       { channel_id: 1, max: 'ben', n: 2 },
       { channel_id: 2, max: 'ana', n: 1 },
+    ])
+  })
+
+  it('aggregates inside a to-one embed, over its one row (postgrest-js: nested count)', async () => {
+    const channels = async (select: string) => {
+      const response = await backend.rest(`/cf_users?select=username,cf_messages(${select})&username=eq.ana&cf_messages.order=id`)
+      expect(response.status).toBe(200)
+      return ((await body(response)) as Array<{ cf_messages: Array<{ cf_channels: unknown }> }>)[0]!.cf_messages.map((m) => m.cf_channels)
+    }
+    expect(await channels('cf_channels(count)')).toEqual([{ count: 1 }, { count: 1 }])
+    expect(await channels('cf_channels(n:count())')).toEqual([{ n: 1 }, { n: 1 }])
+    expect(await channels('cf_channels(id.sum())')).toEqual([{ sum: 1 }, { sum: 2 }])
+  })
+
+  it('combines the aggregates of a to-one embed with a spread inside it, grouped by the spread columns', async () => {
+    const response = await backend.rest(
+      '/cf_users?select=username,cf_messages(cf_channels(count(),...cf_channel_details(details)))&username=eq.ana&cf_messages.order=id',
+    )
+    expect(response.status).toBe(200)
+    expect(await body(response)).toEqual([
+      { username: 'ana', cf_messages: [{ cf_channels: { count: 1, details: 'Canal général' } }, { cf_channels: { count: 1, details: null } }] },
+    ])
+    const hoisted = await backend.rest(
+      '/cf_users?select=cf_messages(cf_channels(id.sum(),...cf_channel_details(details_sum:id.sum(),details)))&username=eq.ana&cf_messages.order=id',
+    )
+    expect(await body(hoisted)).toEqual([
+      {
+        cf_messages: [
+          { cf_channels: { sum: 1, details_sum: 1, details: 'Canal général' } },
+          { cf_channels: { sum: 2, details_sum: null, details: null } },
+        ],
+      },
     ])
   })
 

@@ -208,10 +208,10 @@ export class Planner {
         // A many-to-many embed joins its junction without aliasing the target table.
         const childLabel = rel.junction ? rel.foreignTable : `${rel.foreignTable}_${depth + 1}`
         const child = this.node(this.table(rel.foreignTable), item.children, depth + 1, childLabel)
-        // A to-one spread hoists its aggregates to this level; the other shapes PostgREST allows are not done here.
-        if (hoistsAggregates(child)) {
-          if (item.spread && !rel.toOne) throw errors.notImplemented('Aggregate functions inside a to-many embedded resource that is spread')
-          if (!item.spread && rel.toOne) throw errors.notImplemented('Aggregate functions inside a to-one embedded resource that is not spread')
+        // A to-one spread hoists its aggregates to this level, a to-one or to-many embed computes them over its own
+        // rows; a to-many spread with aggregates is not done here.
+        if (hoistsAggregates(child) && item.spread && !rel.toOne) {
+          throw errors.notImplemented('Aggregate functions inside a to-many embedded resource that is spread')
         }
         const n = this.counter++
         const embed: EmbedPlan = {
@@ -302,6 +302,9 @@ export class Planner {
     const embed = this.embedNamed(node, term.relation)
     if (!embed) throw errors.notEmbedded(term.relation)
     if (!embed.rel.toOne) throw errors.relatedOrderNotToOne(node.table.name, term.relation)
+    if (!embed.spread && hoistsAggregates(embed.child)) {
+      throw errors.notImplemented('Ordering by a column of a to-one embedded resource with aggregate functions')
+    }
     const name = `pgrst_o${this.counter++}`
     embed.hidden.push({ name, column: this.column(embed.child, term.field.name), jsonPath: term.field.jsonPath })
     return { target: { kind: 'related', embed, name }, ...direction, ...nulls }

@@ -264,7 +264,11 @@ function lateralJoin(embed: EmbedPlan, parentAlias: string, p: Params): string {
   const row = quoteIdent(embed.rowAlias)
   const hidden = embed.hidden.map((h) => `${jsonPathSql(columnRef(child.alias, h.column), h.jsonPath, p)} as ${quoteIdent(h.name)}`)
   let body: string
-  if (embed.rel.toOne) {
+  if (embed.rel.toOne && !embed.spread && hoistsAggregates(child)) {
+    // Aggregates over the one related row (or none: count() is then 0), grouped by the embed's other columns.
+    const { columns, groupBy } = selectWithGrouping(child, p)
+    body = `select row_to_json(${row}.*) as "pgrst_body" from (${embedQuery(embed, parentAlias, p, columns, groupBy)}) as ${row}`
+  } else if (embed.rel.toOne) {
     const columns = selectList(child, p, embed.spread)
     // A scalar subquery builds the object, so that a missing row gives null rather than an object of nulls.
     const select = embed.spread ? [...columns, ...hidden] : [`(select row_to_json(${row}.*) from (select ${columns.join(', ')}) as ${row}) as "pgrst_body"`, ...hidden]
