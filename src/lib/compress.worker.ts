@@ -3,7 +3,7 @@
  * their XML while this one deflates them, on another core when there is one. CompressionStream deflates in the
  * thread that feeds it, so in the export worker it took that thread's time from the rows.
  */
-import { nativeCompressor, type PartCompressor } from './xlsx-writer'
+import { nativeCompressor, type PartCompressor } from './xlsx-writer/compressor'
 import type { CompressorReply, CompressorRequest } from './compressor-worker'
 
 const scope = self as unknown as {

@@ -3,7 +3,7 @@
  * each part's bytes are transferred to it as they are made, and its gzip member comes back once the part is finished.
  * Where a worker cannot be started, the parts are compressed in this thread.
  */
-import { nativeCompressor, type PartCompressor } from './xlsx-writer'
+import { nativeCompressor, type PartCompressor } from './xlsx-writer/compressor'
 
 export type CompressorRequest = { part: number; bytes: Uint8Array } | { part: number; end: true }
 export type CompressorReply = { part: number; gzip: Uint8Array } | { part: number; error: string }

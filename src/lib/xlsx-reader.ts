@@ -1,7 +1,7 @@
 /**
  * Reads one sheet of an untrusted .xlsx file as rows of text, and nothing more. SheetJS 0.18.5, the last release on the
  * npm registry, has read-path advisories (CVE-2023-30533 prototype pollution, CVE-2024-22363 ReDoS); this reader is
- * the least that our own workbooks (src/lib/xlsx-writer.ts), and the same files saved again by Excel or LibreOffice,
+ * the least that our own workbooks (src/lib/xlsx-writer), and the same files saved again by Excel or LibreOffice,
  * need:
  * - fflate unzips only the parts named below, after checking their declared sizes against a cap; fflate inflates into
  *   a buffer of the declared size, so a part that lies about its size is cut short and then fails to parse;

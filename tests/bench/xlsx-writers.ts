@@ -4,7 +4,7 @@
  * The workbook is the shape of the manager export: N rows (default 100,000) × 12 text columns with a frozen header
  * row and column widths, plus a small second sheet; every cell a string, some of them formula-looking.
  *
- * Only the writer the app uses (src/lib/xlsx-writer.ts over fflate) and xlsx 0.18.5 are dependencies. The others
+ * Only the writer the app uses (src/lib/xlsx-writer over fflate) and xlsx 0.18.5 are dependencies. The others
  * are looked up in --modules (a node_modules folder), so that trying them does not add them to the project:
  *   mkdir -p /tmp/xlsx-trial && cd /tmp/xlsx-trial && npm init -y && npm install @e965/xlsx exceljs write-excel-file
  *   npx tsx tests/bench/xlsx-writers.ts --modules /tmp/xlsx-trial/node_modules
@@ -157,11 +157,11 @@ const CANDIDATES: Record<string, { writer: Writer; browserEntry: string }> = {
   },
   'ours over fflate, level 1 (chosen)': {
     writer: ours(1),
-    browserEntry: `export { appendSheet, bookNew, writeWorkbook } from '${resolve('src/lib/xlsx-writer.ts')}'`,
+    browserEntry: `export { appendSheet, bookNew, writeWorkbook } from '${resolve('src/lib/xlsx-writer/index.ts')}'`,
   },
   'ours over fflate, level 6': {
     writer: ours(6),
-    browserEntry: `export { appendSheet, bookNew, writeWorkbook } from '${resolve('src/lib/xlsx-writer.ts')}'`,
+    browserEntry: `export { appendSheet, bookNew, writeWorkbook } from '${resolve('src/lib/xlsx-writer/index.ts')}'`,
   },
 }
 
