@@ -69,6 +69,8 @@ const RESOURCE_TYPE_LABELS: Record<string, string> = {
   control_rules: 'Règle de contrôle',
   campaign_items: 'Élément de revue',
   right_decisions: 'Décision',
+  right_removals: 'Suppression de droit',
+  remediation_settings: 'Réglage des suppressions',
 }
 
 /** French for the known tables, the raw name otherwise. */
@@ -76,7 +78,20 @@ export function resourceTypeLabel(type: string): string {
   return Object.hasOwn(RESOURCE_TYPE_LABELS, type) ? (RESOURCE_TYPE_LABELS[type] as string) : type
 }
 
-type Kind = 'user' | 'application' | 'campaign' | 'date' | 'timestamp' | 'role' | 'account_type' | 'right_status' | 'campaign_status'
+type Kind = 'user' | 'application' | 'campaign' | 'date' | 'timestamp' | 'role' | 'account_type' | 'right_status' | 'campaign_status' | 'removal'
+
+// A removal's states, means, sources and the connector's outcomes, as the RSSI's tile and the evidence pack name them.
+const REMOVAL_LABELS: Record<string, string> = {
+  requested: 'Suppression demandée',
+  verified: 'Suppression constatée',
+  unverified: 'Suppression non constatée',
+  ticket: 'Ticket',
+  connector: 'Connecteur d’annuaire',
+  csv: 'Import CSV des droits',
+  removed: 'Retiré de l’annuaire',
+  already_absent: 'Déjà absent de l’annuaire',
+  failed: 'Échec du retrait',
+}
 
 interface Field {
   label: string
@@ -128,6 +143,17 @@ const FIELDS: Record<string, Record<string, Field>> = {
     validated_by: USER_FIELD('Validé par'),
     review_comment: { label: 'Commentaire de revue' },
     campaign_id: { label: 'Campagne', kind: 'campaign' },
+  },
+  right_removals: {
+    state: { label: 'État', kind: 'removal' },
+    method: { label: 'Moyen', kind: 'removal' },
+    ticket: { label: 'Ticket' },
+    verified_at: { label: 'Constatée le', kind: 'timestamp' },
+    verified_source: { label: 'Source du constat', kind: 'removal' },
+    unverified_at: { label: 'Non constatée le', kind: 'timestamp' },
+    applied_at: { label: 'Appliquée par le connecteur le', kind: 'timestamp' },
+    apply_outcome: { label: 'Résultat du connecteur', kind: 'removal' },
+    apply_message: { label: 'Message du connecteur' },
   },
   control_rules: {
     name: { label: 'Nom' },
@@ -193,6 +219,8 @@ export function auditReferences(events: readonly AuditEvent[]): AuditReferences 
       add(sets.rights, event.resource_id)
     } else if (event.action === 'sign_off') {
       add(sets.campaigns, event.resource_id)
+    } else if (event.action === 'import_rights_snapshot') {
+      add(sets.applications, event.resource_id)
     } else if (event.action === 'start_campaign' || event.action === 'complete_campaign') {
       add(sets.campaigns, event.resource_id)
       if (isObject(details.scope)) add(sets.applications, details.scope.application_id)
@@ -269,6 +297,8 @@ function valueText(field: Field | undefined, value: unknown, names: AuditNames):
       return rightStatusLabel(String(value))
     case 'campaign_status':
       return campaignStatusLabel(String(value))
+    case 'removal':
+      return REMOVAL_LABELS[String(value)] ?? String(value)
   }
   if (typeof value === 'boolean') return value ? 'Oui' : 'Non'
   if (typeof value === 'string') return value
@@ -319,6 +349,11 @@ function subjectPhrase(event: AuditEvent, names: AuditNames): string {
       const application = row.application_id ?? right?.application_id
       if (!role && holder === undefined) return `le droit ${id}`
       return rightPhrase(role, userName(names, holder), applicationName(names, application))
+    }
+    case 'right_removals': {
+      const role = text(row.role_name)
+      if (!role) return `la suppression de droit ${id}`
+      return `la suppression du ${rightPhrase(role, text(row.holder_name) ?? DELETED_USER, text(row.application_name) ?? '').replace(/^le /, '')}`
     }
     default:
       return `${resourceTypeLabel(event.resource_type).toLowerCase()} ${id}`.trim()
@@ -382,6 +417,19 @@ function completeStory(event: AuditEvent, names: AuditNames): string {
   return `${actorText(event)} a clôturé la campagne ${campaignName(names, event.resource_id)}${parts.length ? ` : ${parts.join(', ')}` : ''}`
 }
 
+/** An application's complete list of rights, from a CSV or the directory connector, and the removals it settled. */
+function snapshotStory(event: AuditEvent, names: AuditNames): string {
+  const details = detailsOf(event)
+  const source = details.source === 'connector' ? 'par le connecteur d’annuaire' : 'par un fichier CSV'
+  const parts = [
+    countText(count(details.created) ?? 0, 'droit ajouté', 'droits ajoutés'),
+    countText(count(details.verified) ?? 0, 'suppression constatée', 'suppressions constatées'),
+    countText(count(details.unverified) ?? 0, 'suppression non constatée', 'suppressions non constatées'),
+  ]
+  const name = applicationName(names, event.resource_id)
+  return `${actorText(event)} a importé la liste des droits de ${name.startsWith("l'application") ? name : `« ${name} »`} ${source} : ${parts.join(', ')}`
+}
+
 /** The event as a sentence and, for an update or a decision, each changed field « avant → après ». */
 export function auditStory(event: AuditEvent, names: AuditNames = NO_NAMES): AuditStory {
   switch (event.action) {
@@ -391,6 +439,8 @@ export function auditStory(event: AuditEvent, names: AuditNames = NO_NAMES): Aud
       return { sentence: startStory(event, names), changes: [] }
     case 'complete_campaign':
       return { sentence: completeStory(event, names), changes: [] }
+    case 'import_rights_snapshot':
+      return { sentence: snapshotStory(event, names), changes: [] }
     case 'sign_off': {
       const statement = text(detailsOf(event).statement)
       return { sentence: `${actorText(event)} a signé la campagne ${campaignName(names, event.resource_id)}${statement ? ` : « ${statement} »` : ''}`, changes: [] }
