@@ -156,7 +156,7 @@ describe('computed relationships', () => {
     ])
   })
 
-  it('embeds a function returning one row (setof … rows 1, or a single row) as an object, null when there is none', async () => {
+  it('embeds a function returning one row as an object: for setof … rows 1 null when none, for a single row one of nulls', async () => {
     const authors = await anon.from('c2_messages').select('id, c2_author(username, status)').order('id')
     expect(authors).toMatchObject({
       error: null,
@@ -172,7 +172,8 @@ describe('computed relationships', () => {
       data: [
         { id: 1, last: { message: 'Salut' } },
         { id: 2, last: { message: 'Coucou' } },
-        { id: 3, last: null },
+        // As PostgREST answers postgrest-js's function_using_table_returns: the function's null row, column by column.
+        { id: 3, last: { message: null } },
       ],
     })
   })

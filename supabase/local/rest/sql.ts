@@ -236,9 +236,9 @@ function embedQuery(embed: EmbedPlan, parentAlias: string, p: Params, columns: s
   const conditions: string[] = []
   let from = `${qualified(child.table)} as ${quoteIdent(child.alias)}`
   if (embed.rel.computed) {
+    // A function returning one row (not a set) gives a row of nulls when it finds none, which PostgREST embeds as
+    // an object of nulls; a set of no rows is null.
     from = `${rowFunctionCall(embed.rel.computed, parentAlias)} as ${quoteIdent(child.alias)}`
-    // A function returning one row (not a set) gives a row of nulls when it finds none: that is no row.
-    if (!embed.rel.computed.returnsSet) conditions.push(`not (${quoteIdent(child.alias)} is null)`)
   } else if (embed.rel.junction) {
     const { junction } = embed.rel
     const jt = quoteIdent(embed.junctionAlias)
