@@ -3,33 +3,19 @@
  * It checks what only the file can tell (encoding, columns, hostile cells); the database checks the rest (e-mails,
  * managers, loops, roles, duplicates) in the dry run whose report the dialog shows.
  */
+import { CSV_FILE_MESSAGES, csvCellProblem, decodeUtf8, megabytes, readCsvHeader } from '@/lib/csv-columns'
 import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
-import { plural } from '@/domain/plural'
 import { SYNC_LIMITS, type SyncColumn, type SyncFormat } from './formats'
 
 /** The file cannot be imported at all (its size, encoding or header): no line-by-line report makes sense. */
 export class SyncFileError extends Error {}
 
 const numberFr = new Intl.NumberFormat('fr-FR')
-const megabytes = (bytes: number) => `${numberFr.format(Math.round(bytes / (1024 * 1024)))} Mo`
-/** Values echoed in messages are cut short: a hostile or absurd cell must not flood the preview. */
-const shown = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` : value)
 
 export const SYNC_MESSAGES = {
-  emptyFile: 'Le fichier est vide.',
-  noRows: 'Le fichier ne contient aucune ligne à importer.',
+  ...CSV_FILE_MESSAGES,
   tooBig: (bytes: number) => `Le fichier pèse ${megabytes(bytes)} : ${megabytes(SYNC_LIMITS.maxBytes)} au plus par import.`,
   tooManyRows: (rows: number) => `Le fichier contient ${numberFr.format(rows)} lignes : ${numberFr.format(SYNC_LIMITS.maxRows)} au plus par import.`,
-  notUtf8: "Le fichier n'est pas encodé en UTF-8. Dans Excel, enregistrez-le au format « CSV UTF-8 (délimité par des virgules) ».",
-  unknownColumns: (names: string[]) => `${plural(names.length, 'Colonne inconnue', 'Colonnes inconnues')} : ${names.map((name) => `« ${shown(name)} »`).join(', ')}.`,
-  missingColumns: (names: string[]) => `${plural(names.length, 'Colonne obligatoire absente', 'Colonnes obligatoires absentes')} : ${names.join(', ')}.`,
-  duplicateColumns: (names: string[]) => `${plural(names.length, 'Colonne en double', 'Colonnes en double')} : ${names.join(', ')}.`,
-  expectedColumns: (format: Pick<SyncFormat, 'columns'>) => `Colonnes attendues : ${format.columns.map((column) => column.header).join(', ')} (séparées par « ; » ou « , »).`,
-  unclosedQuote: 'guillemets non refermés',
-  outsideColumns: (position: number) => `valeur hors des colonnes prévues (colonne ${position})`,
-  controlCharacters: (header: string) => `caractères de contrôle interdits dans « ${header} »`,
-  formula: (header: string) => `formule interdite dans « ${header} » : une cellule ne peut pas commencer par =, +, - ou @`,
-  tooLong: (header: string, max: number) => `« ${header} » trop long (${numberFr.format(max)} caractères au plus)`,
 } as const
 
 export interface SyncLine {
@@ -54,49 +40,16 @@ export interface ParsedSyncFile {
 export function decodeSyncFile(bytes: Uint8Array): string {
   if (bytes.byteLength === 0) throw new SyncFileError(SYNC_MESSAGES.emptyFile)
   if (bytes.byteLength > SYNC_LIMITS.maxBytes) throw new SyncFileError(SYNC_MESSAGES.tooBig(bytes.byteLength))
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
-  } catch {
-    throw new SyncFileError(SYNC_MESSAGES.notUtf8)
-  }
+  const text = decodeUtf8(bytes)
+  if (text === null) throw new SyncFileError(SYNC_MESSAGES.notUtf8)
+  return text
 }
 
-/** Header names compared without case, accents or punctuation: « E-mail », « email » and « EMAIL » are one column. */
-const normalizeHeader = (value: string) =>
-  value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-
+/** Each header cell's column; throws SyncFileError when the header is not the format's. */
 function readHeader(format: Pick<SyncFormat, 'columns'>, cells: string[]): (SyncColumn | null)[] {
-  const byHeader = new Map(format.columns.flatMap((column) => [column.header, ...column.aliases].map((name) => [normalizeHeader(name), column] as const)))
-  const columns = cells.map((cell) => (cell.trim() ? (byHeader.get(normalizeHeader(cell)) ?? null) : null))
-  const unknown = cells.filter((cell, index) => cell.trim() && !columns[index]).map((cell) => cell.trim())
-  const present = columns.filter((column): column is SyncColumn => column !== null)
-  const duplicated = format.columns.filter((column) => present.filter((other) => other === column).length > 1)
-  const missing = format.columns.filter((column) => column.required && !present.includes(column))
-  const problems = [
-    unknown.length ? SYNC_MESSAGES.unknownColumns(unknown) : null,
-    missing.length ? SYNC_MESSAGES.missingColumns(missing.map((column) => column.header)) : null,
-    duplicated.length ? SYNC_MESSAGES.duplicateColumns(duplicated.map((column) => column.header)) : null,
-  ].filter((problem): problem is string => problem !== null)
-  if (problems.length) throw new SyncFileError(`${problems.join(' ')} ${SYNC_MESSAGES.expectedColumns(format)}`)
+  const { columns, problem } = readCsvHeader(format.columns, cells)
+  if (problem) throw new SyncFileError(problem)
   return columns
-}
-
-// Control characters (line breaks inside a cell included) and the bidirectional overrides that make a cell display
-// something else than it holds; and what a spreadsheet would start reading as a formula.
-const CONTROL_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u
-const FORMULA_START = /^[=+\-@]/
-
-function cellProblem(raw: string, column: SyncColumn): string | null {
-  if (CONTROL_CHARACTERS.test(raw)) return SYNC_MESSAGES.controlCharacters(column.header)
-  const value = raw.trim()
-  if (FORMULA_START.test(value)) return SYNC_MESSAGES.formula(column.header)
-  if (value.length > column.maxLength) return SYNC_MESSAGES.tooLong(column.header, column.maxLength)
-  return null
 }
 
 /** The file's lines, every cell checked; throws SyncFileError when the file as a whole is unusable. */
@@ -123,7 +76,7 @@ export function parseSyncFile(format: Pick<SyncFormat, 'columns'>, text: string)
         if (raw.trim()) errors.push(SYNC_MESSAGES.outsideColumns(index + 1))
         return
       }
-      const problem = cellProblem(raw, column)
+      const problem = csvCellProblem(raw, column)
       if (problem) errors.push(problem)
       else if (raw.trim()) row[column.field] = raw.trim()
     })

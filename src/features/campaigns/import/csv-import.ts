@@ -3,36 +3,21 @@
  * reported). Imported dynamically, with papaparse, only when a file is chosen. The database checks everything again:
  * this preview only spares the round trip and says more, earlier.
  */
+import { CSV_FILE_MESSAGES, csvCellProblem, decodeUtf8, megabytes, readCsvHeader, shown } from '@/lib/csv-columns'
 import { csvRecords, normalizeCsvText } from '@/lib/csv-records'
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@/domain/labels'
-import { plural } from '@/domain/plural'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, type ImportColumn, type ImportField } from './template'
 
 /** The file cannot be imported at all (its size, encoding or header); no line-by-line report makes sense. */
 export class ImportFileError extends Error {}
 
 const numberFr = new Intl.NumberFormat('fr-FR')
-const megabytes = (bytes: number) => `${numberFr.format(Math.round(bytes / (1024 * 1024)))} Mo`
-/** Values echoed in messages are cut short: a hostile or absurd cell must not flood the preview. */
-const shown = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}…` : value)
 
 export const IMPORT_MESSAGES = {
-  emptyFile: 'Le fichier est vide.',
-  noRows: 'Le fichier ne contient aucune ligne à importer.',
+  ...CSV_FILE_MESSAGES,
   tooBig: (bytes: number) => `Le fichier pèse ${megabytes(bytes)} : ${megabytes(IMPORT_LIMITS.maxBytes)} au plus par import. Découpez-le en plusieurs fichiers.`,
   tooManyRows: (rows: number) =>
     `Le fichier contient ${numberFr.format(rows)} lignes de droits : ${numberFr.format(IMPORT_LIMITS.maxRows)} au plus par import. Découpez-le en plusieurs fichiers.`,
-  notUtf8: "Le fichier n'est pas encodé en UTF-8. Dans Excel, enregistrez-le au format « CSV UTF-8 (délimité par des virgules) ».",
-  unknownColumns: (names: string[]) => `${plural(names.length, 'Colonne inconnue', 'Colonnes inconnues')} : ${names.map((name) => `« ${shown(name)} »`).join(', ')}.`,
-  missingColumns: (names: string[]) => `${plural(names.length, 'Colonne obligatoire absente', 'Colonnes obligatoires absentes')} : ${names.join(', ')}.`,
-  duplicateColumns: (names: string[]) => `${plural(names.length, 'Colonne en double', 'Colonnes en double')} : ${names.join(', ')}.`,
-  expectedColumns: `Colonnes attendues : ${IMPORT_COLUMNS.map((column) => column.header).join(', ')} (séparées par « ; » ou « , »).`,
-  // The per-line reasons use the database's own wording, so the preview and the server's report read alike.
-  unclosedQuote: 'guillemets non refermés',
-  outsideColumns: (position: number) => `valeur hors des colonnes prévues (colonne ${position})`,
-  controlCharacters: (header: string) => `caractères de contrôle interdits dans « ${header} »`,
-  formula: (header: string) => `formule interdite dans « ${header} » : une cellule ne peut pas commencer par =, +, - ou @`,
-  tooLong: (header: string, max: number) => `« ${header} » trop long (${numberFr.format(max)} caractères au plus)`,
   missingEmail: 'e-mail manquant',
   invalidEmail: (email: string) => `e-mail invalide : ${shown(email)}`,
   unknownUser: (email: string) => `utilisateur inconnu : ${shown(email)}`,
@@ -60,11 +45,9 @@ export function checkImportFileSize(bytes: number): void {
 /** UTF-8 with or without BOM; anything else (Excel's default Windows-1252 CSV above all) is refused, not mangled. */
 export function decodeImportFile(bytes: Uint8Array): string {
   checkImportFileSize(bytes.byteLength)
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
-  } catch {
-    throw new ImportFileError(IMPORT_MESSAGES.notUtf8)
-  }
+  const text = decodeUtf8(bytes)
+  if (text === null) throw new ImportFileError(IMPORT_MESSAGES.notUtf8)
+  return text
 }
 
 // ─── Parsing ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -79,47 +62,11 @@ export interface ImportRecord {
   rejected: ImportField[]
 }
 
-/** Header names compared without case, accents or punctuation: « E-mail », « email » and « EMAIL » are one column. */
-const normalizeHeader = (value: string) =>
-  value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-
-const COLUMN_BY_HEADER = new Map<string, ImportColumn>(
-  IMPORT_COLUMNS.flatMap((column) => [column.header, ...column.aliases].map((name) => [normalizeHeader(name), column] as const)),
-)
-
+/** Each header cell's column; throws ImportFileError when the header is not an import's. */
 function readHeader(cells: string[]): (ImportColumn | null)[] {
-  const columns = cells.map((cell) => (cell.trim() ? (COLUMN_BY_HEADER.get(normalizeHeader(cell)) ?? null) : null))
-  const unknown = cells.filter((cell, index) => cell.trim() && !columns[index])
-  const present = columns.filter((column): column is ImportColumn => column !== null)
-  const duplicated = IMPORT_COLUMNS.filter((column) => present.filter((other) => other === column).length > 1)
-  const missing = IMPORT_COLUMNS.filter((column) => column.required && !present.includes(column))
-  const problems = [
-    unknown.length ? IMPORT_MESSAGES.unknownColumns(unknown.map((cell) => cell.trim())) : null,
-    missing.length ? IMPORT_MESSAGES.missingColumns(missing.map((column) => column.header)) : null,
-    duplicated.length ? IMPORT_MESSAGES.duplicateColumns(duplicated.map((column) => column.header)) : null,
-  ].filter((problem): problem is string => problem !== null)
-  if (problems.length) throw new ImportFileError(`${problems.join(' ')} ${IMPORT_MESSAGES.expectedColumns}`)
+  const { columns, problem } = readCsvHeader(IMPORT_COLUMNS, cells)
+  if (problem) throw new ImportFileError(problem)
   return columns
-}
-
-// Control characters (tabs and line breaks inside a cell included) and the bidirectional overrides that make a cell
-// display something else than it holds.
-const CONTROL_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u
-// What Excel, LibreOffice or Sheets would start reading as a formula.
-const FORMULA_START = /^[=+\-@]/
-
-/** Checks one cell; a hostile value is refused whole and never kept, so nothing downstream ever sees it. */
-function cellProblem(raw: string, column: ImportColumn): string | null {
-  if (CONTROL_CHARACTERS.test(raw)) return IMPORT_MESSAGES.controlCharacters(column.header)
-  const value = raw.trim()
-  if (FORMULA_START.test(value)) return IMPORT_MESSAGES.formula(column.header)
-  if (value.length > column.maxLength) return IMPORT_MESSAGES.tooLong(column.header, column.maxLength)
-  return null
 }
 
 /** The records of the file, every cell checked; throws ImportFileError when the file as a whole is unusable. */
@@ -143,7 +90,7 @@ export function parseImportCsv(text: string): ImportRecord[] {
         if (raw.trim()) record.errors.push(IMPORT_MESSAGES.outsideColumns(index + 1))
         return
       }
-      const problem = cellProblem(raw, column)
+      const problem = csvCellProblem(raw, column)
       if (problem) {
         record.errors.push(problem)
         record.rejected.push(column.field)
