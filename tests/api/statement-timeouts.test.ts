@@ -23,7 +23,9 @@ beforeAll(async () => {
   // A function with its own timeout, which PostgREST applies to the call instead of the role's.
   await db.exec(`create function public.timeout_probe(seconds float8) returns void language sql
                    set statement_timeout = '1s' as $$ select pg_sleep(seconds) $$;
-                 grant execute on function public.timeout_probe(float8) to authenticated`)
+                 grant execute on function public.timeout_probe(float8) to authenticated;
+                 create function public.sleep_probe(seconds float8) returns void language sql as $$ select pg_sleep(seconds) $$;
+                 grant execute on function public.sleep_probe(float8) to anon, service_role`)
   server = await startLocalServer({ db, port: 0 })
   const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
@@ -88,6 +90,23 @@ describe('a runaway statement', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual([{ id: THOMAS }])
   })
+
+  it('cuts the anonymous role at 3 s and lets the service role run past it (PostgreSQL)', async ({ skip }) => {
+    if (db.kind !== 'postgres') skip('PGlite has no statement timeout')
+    const call = (key: string) =>
+      fetch(`${server.url}/rest/v1/rpc/sleep_probe`, {
+        method: 'POST',
+        headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ seconds: 3.5 }),
+      })
+    const started = performance.now()
+    const anon = await call(server.config.anonKey)
+    expect(anon.status).toBe(500)
+    expect(await anon.json()).toMatchObject({ code: '57014' })
+    // Cut after its 3 s (a 3.5 s sleep that the service role's 8 s lets finish), not earlier.
+    expect(performance.now() - started).toBeGreaterThan(2900)
+    expect((await call(server.config.serviceRoleKey)).status).toBe(204)
+  }, 30_000)
 
   it('a function’s own statement_timeout replaces its role’s (PostgreSQL)', async ({ skip }) => {
     if (db.kind !== 'postgres') skip('PGlite has no statement timeout')
