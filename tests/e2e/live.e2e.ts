@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { serviceClient, type ApiClient } from './support/api'
-import { launchBrowser, newContext, signIn } from './support/browser'
+import { launchBrowser, signedInSessions } from './support/browser'
 
 // Two people at work at once, each in their own browser: every change one makes reaches the other's open screen
 // through realtime, with no reload. The rights are made by this file (roles no other file uses), so the journeys
@@ -11,7 +11,7 @@ const JULIE = '00000000-0000-4000-a000-000000000001'
 
 let browser: Browser
 let service: ApiClient
-const contexts: BrowserContext[] = []
+const { as, closeAll } = signedInSessions(() => browser)
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -20,18 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
-})
-
-async function as(email: string, path: string): Promise<Page> {
-  const context = await newContext(browser)
-  contexts.push(context)
-  const page = await context.newPage()
-  await signIn(page, email)
-  await page.goto(path)
-  return page
-}
+afterEach(closeAll)
 
 /** A pending right of Julie's in the active campaign, as an import would create it. */
 async function grantJulie(application: string, roleName: string): Promise<string> {

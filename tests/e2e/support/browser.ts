@@ -55,17 +55,19 @@ export function menuItems(page: Page): Promise<string[]> {
 }
 
 /**
- * People signed in at once, each in a browser context of their own: `as(email)` opens a page signed in as that demo
- * account, `closeAll()` closes every context opened so far. The browser is read when a page is opened.
+ * People signed in at once, each in a browser context of their own: `as(email, path?)` opens a page signed in as that
+ * demo account (then goes to path), `closeAll()` closes every context opened so far. The browser is read when a page
+ * is opened.
  */
 export function signedInSessions(browser: () => Browser) {
   const contexts: BrowserContext[] = []
   return {
-    async as(email: string): Promise<Page> {
+    async as(email: string, path?: string): Promise<Page> {
       const context = await newContext(browser())
       contexts.push(context)
       const page = await context.newPage()
       await signIn(page, email)
+      if (path) await page.goto(path)
       return page
     },
     closeAll: () => Promise.all(contexts.splice(0).map((context) => context.close())).then(() => undefined),
