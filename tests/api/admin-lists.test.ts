@@ -9,7 +9,7 @@ import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/ser
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { APPLICATION_SORTS, fetchApplication, fetchApplicationsPage } = await import('@/features/applications/api')
-const { CONTROL_RULE_SORTS, fetchControlRulesPage } = await import('@/features/controls/api')
+const { CONTROL_RULE_SORTS, fetchControlRulesPage } = await import('@/features/control-rules/api')
 
 let backend: TestBackend
 

@@ -9,7 +9,7 @@ import {
   toControlRuleInput,
   validateControlRuleForm,
   type ControlRuleRow,
-} from '@/features/controls/model'
+} from '@/features/control-rules/model'
 
 describe('controls model', () => {
   it('defaults new rules to global and enabled', () => {

@@ -6,7 +6,7 @@ const backend = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => backend.client }))
 
 const { fetchOwnerChoices } = await import('@/features/applications/api')
-const { fetchApplicationChoices } = await import('@/features/controls/api')
+const { fetchApplicationChoices } = await import('@/features/control-rules/api')
 const { fetchCampaigns, fetchApplicationOptions } = await import('@/features/campaigns/api')
 
 const MANY = 1500

@@ -1,8 +1,8 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { ControlRuleFormDialog } from '@/features/controls/ControlRuleFormDialog'
-import { ControlsPage } from '@/features/controls/ControlsPage'
-import { CONTROL_MESSAGES, EMPTY_CONTROL_RULE_FORM, type ControlRuleRow } from '@/features/controls/model'
+import { ControlRuleFormDialog } from '@/features/control-rules/ControlRuleFormDialog'
+import { ControlRulesPage as ControlsPage } from '@/features/control-rules/ControlRulesPage'
+import { CONTROL_MESSAGES, EMPTY_CONTROL_RULE_FORM, type ControlRuleRow } from '@/features/control-rules/model'
 
 const rule: ControlRuleRow = {
   id: 'rule-1',
@@ -19,7 +19,7 @@ const rule: ControlRuleRow = {
 
 const mutation = { mutate: vi.fn(), mutateAsync: vi.fn(), reset: vi.fn(), isPending: false, isError: false, error: null }
 
-vi.mock('@/features/controls/api', () => ({
+vi.mock('@/features/control-rules/api', () => ({
   useLiveControlRules: () => {},
   useControlRulesPage: () => ({ isPending: false, isError: false, data: { rows: [rule], total: 1 } }),
   useApplicationChoices: () => ({ data: [{ id: 'app-1', name: 'SAP Finance' }] }),

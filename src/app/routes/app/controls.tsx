@@ -1,6 +1,6 @@
 import { appPage } from '@/app/app-pages'
-import { ControlsPage } from '@/features/controls/ControlsPage'
+import { ControlRulesPage } from '@/features/control-rules/ControlRulesPage'
 
 export function ControlsRoute() {
-  return <ControlsPage title={appPage('controls').title} />
+  return <ControlRulesPage title={appPage('controls').title} />
 }

@@ -32,7 +32,7 @@ const RULE_COLUMNS: [ControlRuleSort, string][] = [
 ]
 
 /** SPEC §2 Contrôles (admin and rssi): list, create, edit, toggle, delete control rules. */
-export function ControlsPage({ title }: { title: string }) {
+export function ControlRulesPage({ title }: { title: string }) {
   useLiveControlRules()
   // Newest first until a column is chosen, as the rules were always listed.
   const list = usePagedList<ControlRuleSort>({ sort: 'created_at', direction: 'desc' })
