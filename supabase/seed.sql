@@ -36,6 +36,12 @@ select
 from auth.users u
 where u.email like '%@example.com';
 
+-- The demo administrator's and RSSI's second factor (TOTP), with the public secrets that npm start prints and the login
+-- page's demo panel shows (src/pages/login/demo-accounts.ts).
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret) values
+  ('00000000-0000-4000-f000-000000000006', '00000000-0000-4000-a000-000000000006', 'Démo', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'),
+  ('00000000-0000-4000-f000-000000000007', '00000000-0000-4000-a000-000000000007', 'Démo', 'totp', 'verified', now(), now(), 'KRUGKIDROVUWG2ZAMJZG653OEBTG66BA');
+
 -- The platform administrator sets up the directory: these first rows are audited as the system.
 select set_config('recertif.clock', '2025-09-08 09:30+02', true);
 insert into public.users (id, email, first_name, last_name, role, position, department, manager_id) values
@@ -43,7 +49,7 @@ insert into public.users (id, email, first_name, last_name, role, position, depa
   ('00000000-0000-4000-a000-000000000007', 'rssi@example.com', 'Claire', 'Fournier', 'rssi', 'RSSI', 'Sécurité', null);
 
 -- From here on the administrator acts, so the audit trail names them.
-select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","email":"admin@example.com"}', true);
+select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","aal":"aal2","email":"admin@example.com"}', true);
 select set_config('recertif.clock', '2025-09-08 10:15+02', true);
 
 insert into public.users (id, email, first_name, last_name, role, position, department, manager_id) values
@@ -125,7 +131,7 @@ begin
     perform set_config('recertif.clock', step.at, true);
     perform set_config('request.jwt.claims', json_build_object(
       'sub', (select u.id from public.users u where u.email = step.actor_email),
-      'role', 'authenticated', 'email', step.actor_email)::text, true);
+      'role', 'authenticated', 'aal', 'aal2', 'email', step.actor_email)::text, true);
     perform public.validate_user_right(
       (select ur.id from public.user_rights ur join public.applications a on a.id = ur.application_id
         where a.name = step.application_name and ur.role_name = step.role_name),
@@ -134,12 +140,12 @@ begin
 end
 $$;
 
-select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","email":"admin@example.com"}', true);
+select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","aal":"aal2","email":"admin@example.com"}', true);
 select set_config('recertif.clock', '2025-11-17 09:30+01', true);
 update public.campaigns set status = 'completed' where id = '00000000-0000-4000-c000-000000000001';
 
 -- The RA closes part of what the campaign sent them.
-select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000005","role":"authenticated","email":"ra@example.com"}', true);
+select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000005","role":"authenticated","aal":"aal2","email":"ra@example.com"}', true);
 select set_config('recertif.clock', '2025-11-24 10:10+01', true);
 select public.validate_user_right(ur.id, 'treated', 'Accès supprimé dans SAP')
   from public.user_rights ur join public.applications a on a.id = ur.application_id
@@ -161,7 +167,7 @@ select public.validate_user_right(ur.id, 'treated', 'Droit maintenu après véri
 
 -- This quarter's campaign on standard accounts, under way: prepared a few days before the first of the month, started
 -- on the first at 09:00 (or now, if that is still to come today).
-select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","email":"admin@example.com"}', true);
+select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000006","role":"authenticated","aal":"aal2","email":"admin@example.com"}', true);
 select set_config('recertif.clock', (date_trunc('month', now()) - interval '3 days' + interval '16 hours')::text, true);
 insert into public.campaigns (id, name, description, account_type, start_date, end_date)
 values ('00000000-0000-4000-c000-000000000002', 'Revue T4 2026 — comptes standard', 'Revue trimestrielle des comptes standard',
@@ -194,7 +200,7 @@ begin
     ))::text, true);
     perform set_config('request.jwt.claims', json_build_object(
       'sub', (select u.id from public.users u where u.email = step.actor_email),
-      'role', 'authenticated', 'email', step.actor_email)::text, true);
+      'role', 'authenticated', 'aal', 'aal2', 'email', step.actor_email)::text, true);
     perform public.validate_user_right(
       (select ur.id from public.user_rights ur join public.applications a on a.id = ur.application_id
         join public.users h on h.id = ur.user_id
@@ -205,7 +211,7 @@ end
 $$;
 
 -- Next year's review of privileged accounts, still a draft, prepared three days ago (after the decisions above).
-select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000007","role":"authenticated","email":"rssi@example.com"}', true);
+select set_config('request.jwt.claims', '{"sub":"00000000-0000-4000-a000-000000000007","role":"authenticated","aal":"aal2","email":"rssi@example.com"}', true);
 select set_config('recertif.clock', least(now(), greatest(
   current_setting('recertif.clock')::timestamptz + interval '1 minute', now()::date - 3 + time '16:00'))::text, true);
 insert into public.campaigns (id, name, description, account_type, start_date, end_date)

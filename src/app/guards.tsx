@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router-dom'
 import { useAuth } from '@/auth/auth-context'
 import { FullPageSpinner, Spinner } from '@/components/ui/Spinner'
 
-/** Sends visitors without a session to /login, remembering the page they asked for. */
+/** Sends visitors without a session to /login, and those owing a second factor to /verification, remembering the page. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useAuth()
   const location = useLocation()
@@ -11,7 +11,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (status === 'signingOut') return <Spinner label="Déconnexion…" className="min-h-[50vh]" />
   if (status !== 'authenticated') {
     const { pathname, search, hash } = location
-    return <Navigate to="/login" replace state={{ from: { pathname, search, hash } }} />
+    // A password alone does not open the app to a role that needs a second factor.
+    const to = status === 'secondFactor' ? '/verification' : '/login'
+    return <Navigate to={to} replace state={{ from: { pathname, search, hash } }} />
   }
   return children
 }

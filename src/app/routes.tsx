@@ -14,6 +14,7 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 
 const HomePage = lazyPage(() => import('@/pages/Home'), (m) => m.HomePage)
 const LoginPage = lazyPage(() => import('@/pages/login/LoginPage'), (m) => m.LoginPage)
+const SecondFactorPage = lazyPage(() => import('@/pages/login/SecondFactorPage'), (m) => m.SecondFactorPage)
 const AuthCallbackPage = lazyPage(() => import('@/pages/AuthCallback'), (m) => m.AuthCallbackPage)
 const ContactPage = lazyPage(() => import('@/pages/Contact'), (m) => m.ContactPage)
 const FaqPage = lazyPage(() => import('@/pages/faq/FaqPage'), (m) => m.FaqPage)
@@ -60,6 +61,7 @@ export function AppRoutes() {
           <Route element={<PublicLayout />}>
             <Route index element={<HomePage />} />
             <Route path="login" element={<LoginPage />} />
+            <Route path="verification" element={<SecondFactorPage />} />
             <Route path="auth/callback" element={<AuthCallbackPage />} />
             <Route path="contact" element={<ContactPage />} />
             <Route path="faq" element={<FaqPage />} />

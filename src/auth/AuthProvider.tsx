@@ -29,7 +29,8 @@ export function AuthProvider({
 }: AuthProviderProps) {
   const gateway = useAuthGateway(loadGateway)
   const { state, setState, beginSignOut } = useSessionState(gateway, storedSessionExists)
-  const { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession } = useSignIn(gateway, setState)
+  const { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor } =
+    useSignIn(gateway, setState)
   const redirectRef = useRef(redirect)
   const { gatewayIfRequested } = gateway
 
@@ -48,9 +49,28 @@ export function AuthProvider({
     [beginSignOut, gatewayIfRequested],
   )
 
+  const { user } = state
+  const verifyStep = useCallback<AuthContextValue['verifySecondFactor']>(
+    async (factorId, code) => {
+      if (!user) throw new Error('no sign-in in progress')
+      await verifySecondFactor(user, factorId, code)
+    },
+    [user, verifySecondFactor],
+  )
+
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, logout }),
-    [state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, logout],
+    () => ({
+      ...state,
+      prepareSignIn,
+      signInWithPassword,
+      signInWithGoogle,
+      completeOAuthSignIn,
+      adoptSession,
+      enrolSecondFactor,
+      verifySecondFactor: verifyStep,
+      logout,
+    }),
+    [state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifyStep, logout],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -1,9 +1,9 @@
 import { isAuthApiError, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getSupabase, getSupabaseConfig } from '@/lib/supabase'
 import { rememberMeStorage, type RememberMeStorage } from '@/lib/remember-me-storage'
-import { SignInError } from './errors'
+import { SecondFactorError, SignInError } from './errors'
 import { escapeLikePattern, PROFILE_COLUMNS, splitFullName, toAppUser } from './profile'
-import type { AppUser, AuthGateway, AuthIdentity } from './types'
+import type { AppUser, AuthGateway, AuthIdentity, SecondFactorStep } from './types'
 
 function identityOf(user: User): AuthIdentity {
   const metadata = user.user_metadata as { full_name?: unknown; name?: unknown } | undefined
@@ -73,6 +73,26 @@ export async function isGoogleSignInEnabled(fetchImpl: typeof fetch = fetch): Pr
   return settings.external?.google === true
 }
 
+function classifySecondFactorFailure(error: unknown): SecondFactorError {
+  if (isAuthApiError(error) && error.status === 429) return new SecondFactorError('tooMany', { cause: error })
+  const refused = isAuthApiError(error) && error.status >= 400 && error.status < 500
+  return new SecondFactorError(refused ? 'code' : 'unavailable', { cause: error })
+}
+
+/** The database says whether the caller's role needs a second factor (administrators and the RSSI, the RA if set). */
+async function secondFactorStep(client: SupabaseClient): Promise<SecondFactorStep | null> {
+  const { data: required, error } = await client.rpc('mfa_required')
+  if (error) throw asError(error, 'mfa_required failed')
+  if (required !== true) return null
+  const level = await client.auth.mfa.getAuthenticatorAssuranceLevel()
+  if (level.error) throw level.error
+  if (level.data.currentLevel === 'aal2') return null
+  const factors = await client.auth.mfa.listFactors()
+  if (factors.error) throw factors.error
+  const verified = factors.data.totp[0]
+  return verified ? { kind: 'challenge', factorId: verified.id } : { kind: 'enrol' }
+}
+
 interface GatewayDependencies {
   storage: Pick<RememberMeStorage, 'setRemembered'>
   googleEnabled: () => Promise<boolean>
@@ -129,6 +149,24 @@ export function createSupabaseAuthGateway(client: SupabaseClient, { storage, goo
     async recordLogin(userId) {
       const { error } = await client.from('users').update({ last_login: new Date().toISOString() }).eq('id', userId)
       if (error) throw asError(error, 'last_login update failed')
+    },
+
+    secondFactorStep: () => secondFactorStep(client),
+
+    async enrolTotp() {
+      const listed = await client.auth.mfa.listFactors()
+      if (listed.error) throw listed.error
+      for (const stale of listed.data.all.filter((factor) => factor.status === 'unverified')) {
+        await client.auth.mfa.unenroll({ factorId: stale.id })
+      }
+      const { data, error } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Recertif' })
+      if (error) throw error
+      return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret }
+    },
+
+    async verifyTotp(factorId, code) {
+      const { error } = await client.auth.mfa.challengeAndVerify({ factorId, code })
+      if (error) throw classifySecondFactorFailure(error)
     },
   }
 }

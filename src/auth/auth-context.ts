@@ -1,12 +1,19 @@
 import { createContext, useContext } from 'react'
 import type { LogoutReason } from './session'
-import type { AppUser } from './types'
+import type { AppUser, SecondFactorStep, TotpEnrolment } from './types'
 
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'signingOut'
+/** secondFactor: the password was right, but the role needs a second factor that this session has not passed yet. */
+export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'signingOut' | 'secondFactor'
 
 export interface AuthContextValue {
   status: SessionStatus
   user: AppUser | null
+  /** With status secondFactor: what the person still has to do. */
+  secondFactor?: SecondFactorStep | null
+  /** A new TOTP factor to scan, during the secondFactor step of someone who has none yet. */
+  enrolSecondFactor(): Promise<TotpEnrolment>
+  /** Checks the code; the person is then signed in. */
+  verifySecondFactor(factorId: string, code: string): Promise<void>
   /** Starts loading the authentication client ahead of a sign-in, e.g. while the person types. */
   prepareSignIn(): void
   signInWithPassword(input: { email: string; password: string; remember: boolean }): Promise<void>

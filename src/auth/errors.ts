@@ -22,3 +22,26 @@ export class SignInError extends Error {
 export function signInErrorMessage(error: unknown): string {
   return error instanceof SignInError ? error.message : MESSAGES.unavailable
 }
+
+/** Why a second-factor code was refused, worded for the person typing it. */
+export type SecondFactorFailureKind = 'code' | 'tooMany' | 'unavailable'
+
+const SECOND_FACTOR_MESSAGES: Record<SecondFactorFailureKind, string> = {
+  code: 'Code incorrect ou expiré. Saisissez le code à 6 chiffres affiché maintenant par votre application.',
+  tooMany: 'Trop de tentatives. Patientez quelques minutes avant de réessayer.',
+  unavailable: 'La vérification est indisponible. Veuillez réessayer dans quelques instants.',
+}
+
+export class SecondFactorError extends Error {
+  readonly kind: SecondFactorFailureKind
+
+  constructor(kind: SecondFactorFailureKind, options?: { cause?: unknown }) {
+    super(SECOND_FACTOR_MESSAGES[kind], options)
+    this.name = 'SecondFactorError'
+    this.kind = kind
+  }
+}
+
+export function secondFactorErrorMessage(error: unknown): string {
+  return error instanceof SecondFactorError ? error.message : SECOND_FACTOR_MESSAGES.unavailable
+}

@@ -30,6 +30,17 @@ export interface SignOutFailure {
   message: string
 }
 
+/** What a person whose role needs a second factor still has to do after the password: enrol one, or give its code. */
+export type SecondFactorStep = { kind: 'enrol' } | { kind: 'challenge'; factorId: string }
+
+/** A TOTP factor being enrolled: what the person scans or types into their authenticator app. */
+export interface TotpEnrolment {
+  factorId: string
+  /** The QR code as an SVG data URI. */
+  qrCode: string
+  secret: string
+}
+
 /**
  * Everything the session rules need from the authentication backend. The app uses the Supabase implementation in
  * api.ts; tests hand the AuthProvider a fake.
@@ -46,4 +57,10 @@ export interface AuthGateway {
   signOut(scope: 'global' | 'local'): Promise<SignOutFailure | null>
   loadProfile(identity: AuthIdentity): Promise<AppUser>
   recordLogin(userId: string): Promise<void>
+  /** Null when the session may go on: its role needs no second factor, or the session has passed it (aal2). */
+  secondFactorStep(): Promise<SecondFactorStep | null>
+  /** A new TOTP factor (earlier unconfirmed ones are dropped). */
+  enrolTotp(): Promise<TotpEnrolment>
+  /** Checks a code of the factor; the session then holds aal2. Throws a SecondFactorError when refused. */
+  verifyTotp(factorId: string, code: string): Promise<void>
 }

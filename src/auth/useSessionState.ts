@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SessionStatus } from './auth-context'
 import { isLoggedOutFlagSet } from './session'
-import type { AppUser } from './types'
+import type { AppUser, SecondFactorStep } from './types'
 import type { AuthGatewayAccess } from './useAuthGateway'
 
 export interface SessionState {
   status: SessionStatus
   user: AppUser | null
+  secondFactor?: SecondFactorStep | null
 }
 
 export const SIGNED_OUT: SessionState = { status: 'unauthenticated', user: null }
@@ -52,7 +53,10 @@ export function useSessionState({ getGateway, loaded }: AuthGatewayAccess, store
         const gateway = await getGateway()
         const identity = await gateway.restoreSession()
         if (!identity) return settle(SIGNED_OUT)
-        settle({ status: 'authenticated', user: await gateway.loadProfile(identity) })
+        const user = await gateway.loadProfile(identity)
+        // A kept session of an administrator that never passed its second factor asks for it again.
+        const secondFactor = await gateway.secondFactorStep()
+        settle(secondFactor ? { status: 'secondFactor', user, secondFactor } : { status: 'authenticated', user })
       } catch (error) {
         console.error('Session restore failed', error)
         settle(SIGNED_OUT)

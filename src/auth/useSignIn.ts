@@ -3,7 +3,7 @@ import type { AuthContextValue } from './auth-context'
 import { SignInError } from './errors'
 import { DEFAULT_AFTER_SIGN_IN, isSafeReturnPath, OAUTH_RETURN_KEY } from './return-path'
 import { clearLoggedOutFlag } from './session'
-import type { AppUser, AuthGateway, AuthIdentity } from './types'
+import type { AppUser, AuthGateway, AuthIdentity, SecondFactorStep } from './types'
 import type { AuthGatewayAccess } from './useAuthGateway'
 import { SIGNED_OUT, type SessionState } from './useSessionState'
 
@@ -14,6 +14,18 @@ function unavailable(error: unknown): SignInError {
 
 /** The ways in (password, Google, Google's return, a session set by a public page) and the profile each ends with. */
 export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: SessionState) => void) {
+  const signedIn = useCallback(
+    async (gateway: AuthGateway, user: AppUser) => {
+      try {
+        await gateway.recordLogin(user.id)
+      } catch (error) {
+        console.error('Recording the sign-in time failed', error)
+      }
+      setState({ status: 'authenticated', user })
+    },
+    [setState],
+  )
+
   // The profile is what makes a session usable: without it the account is signed out again at once.
   const establish = useCallback(
     async (gateway: AuthGateway, identity: AuthIdentity) => {
@@ -27,14 +39,22 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
         setState(SIGNED_OUT)
         throw new SignInError('profile', { cause: error })
       }
+      let secondFactor: SecondFactorStep | null
       try {
-        await gateway.recordLogin(user.id)
+        secondFactor = await gateway.secondFactorStep()
       } catch (error) {
-        console.error('Recording the sign-in time failed', error)
+        console.error('Reading the second factor failed after sign-in', error)
+        await gateway.signOut('local').catch(() => null)
+        setState(SIGNED_OUT)
+        throw new SignInError('unavailable', { cause: error })
       }
-      setState({ status: 'authenticated', user })
+      if (secondFactor) {
+        setState({ status: 'secondFactor', user, secondFactor })
+        return
+      }
+      await signedIn(gateway, user)
     },
-    [setState],
+    [setState, signedIn],
   )
 
   const withGateway = useCallback(async () => {
@@ -114,5 +134,17 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
     await establish(gateway, identity)
   }, [withGateway, establish])
 
-  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession }
+  const enrolSecondFactor = useCallback(async () => (await withGateway()).enrolTotp(), [withGateway])
+
+  /** The code of the step in progress: once accepted, the person of that step is signed in. */
+  const verifySecondFactor = useCallback(
+    async (user: AppUser, factorId: string, code: string) => {
+      const gateway = await withGateway()
+      await gateway.verifyTotp(factorId, code)
+      await signedIn(gateway, user)
+    },
+    [withGateway, signedIn],
+  )
+
+  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor }
 }

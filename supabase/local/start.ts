@@ -7,6 +7,7 @@ import type { ViteDevServer } from 'vite'
 import { startNotificationInterval } from '../../netlify/functions/notifications/interval'
 import { passSettingsFromEnv } from '../../netlify/functions/notifications/run'
 import { startDevApp } from './dev-app'
+import { DEMO_TOTP_SECRETS } from '../../src/pages/login/demo-accounts'
 import { DEV_SECRET_KEY } from './keys'
 import { DEFAULT_SMTP_PORT } from './mail/catcher'
 import { startLocalBackend, startMailCatcher, type LocalBackend } from './processes'
@@ -93,6 +94,11 @@ async function main(): Promise<void> {
   }
 }
 
+function totpHint(email: string): string {
+  const secret = (DEMO_TOTP_SECRETS as Record<string, string>)[email]
+  return secret ? `  (TOTP secret ${secret})` : ''
+}
+
 function printBanner(backend: LocalBackend): void {
   console.info(`
 Recertif is running.
@@ -101,7 +107,9 @@ Recertif is running.
   E-mails:  ${MAIL_URL} (messages sent by the contact form, the auth API and the notifications, every ${NOTIFICATION_INTERVAL_MS / 1000} s)
 
 Demo accounts, all with the password Demo1234!
-${DEMO_ACCOUNTS.map(([email, role]) => `  ${email.padEnd(24)} ${role}`).join('\n')}
+${DEMO_ACCOUNTS.map(([email, role]) => `  ${email.padEnd(24)} ${role}${totpHint(email)}`).join('\n')}
+The administrator and the RSSI confirm each sign-in with a TOTP code: add their secret to any authenticator app,
+or read the current code on the login page's demo panel.
 
 Press Ctrl-C to stop.`)
 }

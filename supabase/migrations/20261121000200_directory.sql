@@ -62,14 +62,45 @@ create trigger users_audit
 -- no longer carries their powers (administration, review stages).
 -- PL/pgSQL rather than SQL: every policy and every decision asks them (a decision six times), and a SQL function with
 -- its own search_path is parsed and planned anew at every call, a PL/pgSQL one once per session.
+-- Administrators and the RSSI, and the RA when the database setting recertif.mfa_for_ra is 'on', hold their role only
+-- in a session that passed its second factor (aal2 in the token, Supabase's « Enforce MFA »): with a password alone
+-- they have none, so every policy and RPC that asks for a role refuses them.
+create function private.needs_second_factor(p_role public.user_role) returns boolean
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  return p_role in ('admin', 'rssi') or (p_role = 'ra' and coalesce(current_setting('recertif.mfa_for_ra', true), '') = 'on');
+end;
+$$;
+
 create function private.current_role() returns public.user_role
 language plpgsql stable security definer
 set search_path = ''
 as $$
+declare
+  v_role public.user_role;
 begin
-  return (select u.role from public.users u where u.id = auth.uid() and u.active);
+  select u.role into v_role from public.users u where u.id = auth.uid() and u.active;
+  if private.needs_second_factor(v_role) and coalesce(auth.jwt() ->> 'aal', '') <> 'aal2' then
+    return null;
+  end if;
+  return v_role;
 end;
 $$;
+
+-- Whether the caller's role needs a second factor: the app asks it after the password.
+create function public.mfa_required() returns boolean
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  return coalesce(private.needs_second_factor((select u.role from public.users u where u.id = auth.uid() and u.active)), false);
+end;
+$$;
+
+revoke execute on function private.needs_second_factor(public.user_role), public.mfa_required() from public, anon;
+grant execute on function public.mfa_required() to authenticated;
 
 -- True for admin and for rssi: both administer the campaigns, people, applications and controls (SPEC §1).
 create function private.is_admin_or_rssi() returns boolean

@@ -35,7 +35,7 @@ async function mayJoin(actor: Actor, topic: string): Promise<boolean> {
         [topic],
       )
       const role = person ? 'authenticated' : 'anon'
-      const claims = person ? { sub: person.id, email: person.email, role, aud: 'authenticated' } : { role }
+      const claims = person ? { sub: person.id, email: person.email, role, aud: 'authenticated', aal: 'aal2' } : { role }
       await tx.query(
         `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('realtime.topic', $3, true)`,
         [role, JSON.stringify(claims), topic],

@@ -200,7 +200,7 @@ describe('the write-path clock', () => {
   it('moves only for the database owner acting directly, as the seed does, and the seal still holds', async () => {
     const at = await db.transaction(async (tx) => {
       await tx.query(`select set_config('recertif.clock', $1, true)`, [past])
-      await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: demo.rssi.id, role: 'authenticated' })])
+      await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: demo.rssi.id, role: 'authenticated', aal: 'aal2' })])
       return one<{ created_at: Date }>(
         tx,
         `insert into public.control_rules (name, description, global, parameters, enabled)

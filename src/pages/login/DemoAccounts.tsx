@@ -1,5 +1,6 @@
 import { KeyRound } from 'lucide-react'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts'
+import { DemoTotpCodes } from './DemoTotpCodes'
 
 export function DemoAccounts({ onPick }: { onPick: (email: string, password: string) => void }) {
   return (
@@ -31,6 +32,7 @@ export function DemoAccounts({ onPick }: { onPick: (email: string, password: str
           </li>
         ))}
       </ul>
+      <DemoTotpCodes />
     </section>
   )
 }

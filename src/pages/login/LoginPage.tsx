@@ -42,6 +42,7 @@ export function LoginPage() {
 
   if (status === 'loading') return <FullPageSpinner />
   if (status === 'authenticated') return <Navigate to={returnTo} replace />
+  if (status === 'secondFactor') return <Navigate to="/verification" replace state={location.state} />
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()

@@ -39,7 +39,8 @@ export async function startRestBackend(fixtures?: string, config: Partial<Server
   const { anonKey, serviceRoleKey } = server.config
   const token = (role: DemoRole, expiresInSeconds = 3600) =>
     signJwt(
-      { role: 'authenticated', sub: demo[role].id, email: demo[role].email, aud: 'authenticated', session_id: crypto.randomUUID() },
+      // As a session that passed its second factor, which the roles of admin and rssi need.
+      { role: 'authenticated', sub: demo[role].id, email: demo[role].email, aud: 'authenticated', aal: 'aal2', session_id: crypto.randomUUID() },
       expiresInSeconds,
     )
   return {

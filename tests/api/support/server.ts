@@ -3,6 +3,7 @@ import WebSocket from 'ws'
 import type { Database } from '../../../supabase/local/database'
 import { startLocalServer, type LocalServer } from '../../../supabase/local/server'
 import { freshDatabase } from '../../support/database'
+import { withDemoSecondFactor } from '../../support/second-factor'
 
 export const DEMO_PASSWORD = 'Demo1234!'
 
@@ -10,7 +11,10 @@ export interface TestBackend {
   server: LocalServer
   db: Database
   url: string
-  /** A supabase-js client with the anon key that keeps its session in memory only. */
+  /**
+   * A supabase-js client with the anon key that keeps its session in memory only; a demo administrator's or RSSI's
+   * password sign-in passes their second factor too.
+   */
   client(): SupabaseClient
   /** A client with the service_role key. */
   serviceClient(): SupabaseClient
@@ -30,7 +34,7 @@ export async function startTestBackend(): Promise<TestBackend> {
     server,
     db,
     url: server.url,
-    client: () => createClient(server.url, server.config.anonKey, options),
+    client: () => withDemoSecondFactor(createClient(server.url, server.config.anonKey, options)),
     serviceClient: () => createClient(server.url, server.config.serviceRoleKey, options),
     close: async () => {
       await server.close()

@@ -3,6 +3,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import WebSocket from 'ws'
 import { DEV_ANON_KEY, DEV_SERVICE_ROLE_KEY } from '../../../supabase/local/keys'
+import { passDemoSecondFactor } from '../../support/second-factor'
 import type { Database } from '../../../src/lib/database.types'
 import { DEMO_PASSWORD } from './browser'
 
@@ -81,6 +82,8 @@ export async function apiAs(backendUrl: string, email: string): Promise<Api> {
   const client = createClient<Database>(backendUrl, DEV_ANON_KEY, OPTIONS)
   const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
   if (error) throw new Error(`Sign-in of ${email} failed: ${error.message}`)
+  // The demo administrator and RSSI pass their second factor, as in the app.
+  await passDemoSecondFactor(client as never, email)
   return client
 }
 

@@ -70,7 +70,7 @@ function startBackend(port: number, extraArgs: string[], log: (line: string) => 
     stdio: ['ignore', 'pipe', 'pipe'],
     // Every reviewer signs in from this machine's one address, a hundred and more within a minute: past GoTrue's
     // token_refresh limit per address, which the bench does not measure.
-    env: { AUTH_RATE_LIMIT_TOKEN_REFRESH: '0', ...process.env },
+    env: { AUTH_RATE_LIMIT_TOKEN_REFRESH: '0', AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS: '0', ...process.env },
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const stop = async () => {

@@ -43,6 +43,9 @@ export type FakeGateway = AuthGateway & {
   restoreSession: ReturnType<typeof vi.fn<AuthGateway['restoreSession']>>
   recordLogin: ReturnType<typeof vi.fn<AuthGateway['recordLogin']>>
   loadProfile: ReturnType<typeof vi.fn<AuthGateway['loadProfile']>>
+  secondFactorStep: ReturnType<typeof vi.fn<AuthGateway['secondFactorStep']>>
+  enrolTotp: ReturnType<typeof vi.fn<AuthGateway['enrolTotp']>>
+  verifyTotp: ReturnType<typeof vi.fn<AuthGateway['verifyTotp']>>
 }
 
 /** An in-memory authentication backend with the behaviour the session rules rely on. */
@@ -97,6 +100,10 @@ export function createFakeGateway({ sessionUser = null, accounts = [], signOutFa
     recordLogin: vi.fn(async (userId: string) => {
       calls.push(`recordLogin:${userId}`)
     }),
+    // The second factor has its own tests against the real server (tests/e2e/second-factor.e2e.ts).
+    secondFactorStep: vi.fn(async () => null),
+    enrolTotp: vi.fn(async () => ({ factorId: 'factor', qrCode: 'data:image/svg+xml;utf-8,<svg/>', secret: 'JBSWY3DPEHPK3PXP' })),
+    verifyTotp: vi.fn(async () => undefined),
   }
   return gateway
 }

@@ -39,7 +39,8 @@ export interface ActOptions {
 export function actAs<T>(db: Database, actor: Actor, fn: (tx: Sql) => Promise<T>, options: ActOptions = {}): Promise<T> {
   const person = typeof actor === 'string' ? (actor in demo ? demo[actor as DemoRole] : null) : actor
   const role = person ? 'authenticated' : (actor as string)
-  const claims = person ? { sub: person.id, email: person.email, role, aud: 'authenticated' } : { role }
+  // Sessions as they are once signed in, the second factor passed where the role needs one (aal2).
+  const claims = person ? { sub: person.id, email: person.email, role, aud: 'authenticated', aal: 'aal2' } : { role }
   return db.transaction(async (tx) => {
     await tx.query(
       `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.headers', $3, true)`,

@@ -3,6 +3,7 @@ import { inject } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_PUBLISHABLE_KEY, DEV_SECRET_KEY } from '../../../supabase/local/keys'
 import type { Database } from '../../../src/lib/database.types'
+import { passDemoSecondFactor } from '../../support/second-factor'
 import { DEMO_PASSWORD } from './browser'
 
 export type ApiClient = SupabaseClient<Database>
@@ -18,10 +19,11 @@ function apiClient(key: string): ApiClient {
 /** The backend as the service role sees it: what a test arranges or checks behind the users' backs. */
 export const serviceClient = (): ApiClient => apiClient(DEV_SECRET_KEY)
 
-/** supabase-js signed in as a demo account, for checking what the server says to that person. */
+/** supabase-js signed in as a demo account (with its second factor if it has one), for checking what the server says to that person. */
 export async function signedInClient(email: string): Promise<ApiClient> {
   const client = apiClient(DEV_PUBLISHABLE_KEY)
   const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
   if (error) throw error
+  await passDemoSecondFactor(client as never, email)
   return client
 }

@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { inject } from 'vitest'
+import { demoTotpCode } from '../../support/second-factor'
 
 export const DEMO_PASSWORD = 'Demo1234!'
 export const CHROMIUM = '/usr/bin/chromium'
@@ -42,10 +43,22 @@ export async function fillAndSubmitLogin(page: Page, email: string, password = D
   await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
 }
 
-/** Opens /login, signs in and waits for the authenticated shell. */
+/** On the second-factor page, types the current code of the demo account's authenticator and confirms. */
+export async function enterDemoCode(page: Page, email: string) {
+  const code = demoTotpCode(email)
+  if (!code) throw new Error(`${email} has no demo second factor`)
+  await page.getByLabel('Code à 6 chiffres').fill(code)
+  await page.getByRole('button', { name: 'Vérifier' }).click()
+}
+
+/** Opens /login, signs in (with the demo second factor for the accounts that have one) and waits for the shell. */
 export async function signIn(page: Page, email: string, options: { remember?: boolean } = {}) {
   await page.goto('/login')
   await fillAndSubmitLogin(page, email, DEMO_PASSWORD, options)
+  if (demoTotpCode(email)) {
+    await page.waitForURL('**/verification')
+    await enterDemoCode(page, email)
+  }
   await mainMenu(page).waitFor()
 }
 

@@ -72,6 +72,8 @@ export async function startJourneyServers(project: TestProject, serveApp: ServeA
     // Every journey signs in from 127.0.0.1, browsers and API clients alike, often several accounts a minute: GoTrue's
     // token_refresh limit per address (tests/api/auth-limits.test.ts) is off here, where a burst of them would be refused.
     process.env.AUTH_RATE_LIMIT_TOKEN_REFRESH ??= '0'
+    // Likewise the administrators' second-factor codes, verified at each of their sign-ins.
+    process.env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS ??= '0'
     backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
     // The directory-sync and notifications functions, run by the app's server in this process, talk to this backend
     // (their service key is vite.config's).
