@@ -1192,6 +1192,10 @@ export type Database = {
         }
         Returns: Json[]
       }
+      mfa_required: {
+        Args: never
+        Returns: boolean
+      }
       my_delegations: {
         Args: never
         Returns: Json[]
@@ -1231,6 +1235,12 @@ export type Database = {
       requeue_notifications: {
         Args: never
         Returns: number
+      }
+      reset_second_factor: {
+        Args: {
+          p_user_id: string
+        }
+        Returns: undefined
       }
       review_conflicts: {
         Args: {

@@ -584,3 +584,39 @@ $$;
 
 revoke execute on function public.auth_account_ids(text[]) from public, anon, authenticated;
 grant execute on function public.auth_account_ids(text[]) to service_role;
+
+-- rpc('reset_second_factor', { p_user_id }): an administrator resets another person's second factor (a lost phone).
+-- Their TOTP factors are deleted and their sessions ended, so that their next sign-in enrols a new factor; audited.
+-- Nobody resets their own this way: a person changes their own factor only from a session that passed it (the auth
+-- API's unenrol needs aal2).
+create function public.reset_second_factor(p_user_id uuid) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_email text;
+  v_factors integer;
+begin
+  if private.current_role() is distinct from 'admin'::public.user_role then
+    raise exception 'Seul un administrateur peut réinitialiser le second facteur d''une personne.' using errcode = '42501';
+  end if;
+  if p_user_id = auth.uid() then
+    raise exception 'Vous ne pouvez pas réinitialiser votre propre second facteur : un autre administrateur doit le faire.' using errcode = '42501';
+  end if;
+  select u.email into v_email from public.users u where u.id = p_user_id;
+  if v_email is null then
+    raise exception 'Personne introuvable.' using errcode = 'P0002';
+  end if;
+  with removed as (
+    delete from auth.mfa_factors f using auth.users a
+     where f.user_id = a.id and lower(a.email) = lower(v_email)
+    returning f.id
+  )
+  select count(*)::integer into v_factors from removed;
+  delete from auth.sessions s using auth.users a where s.user_id = a.id and lower(a.email) = lower(v_email);
+  perform private.write_audit('reset_second_factor', 'users', p_user_id::text, jsonb_build_object('email', v_email, 'factors', v_factors));
+end;
+$$;
+
+revoke execute on function public.reset_second_factor(uuid) from public, anon;
+grant execute on function public.reset_second_factor(uuid) to authenticated;

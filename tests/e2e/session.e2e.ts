@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { fillAndSubmitLogin, launchBrowser, mainMenu, menuItems, newContext, pathOf, signIn } from './support/browser'
+import { enterDemoCode, fillAndSubmitLogin, launchBrowser, mainMenu, menuItems, newContext, pathOf, signIn } from './support/browser'
 
 let browser: Browser
 let context: BrowserContext
@@ -62,6 +62,8 @@ describe('sign-in and session', () => {
     await page.goto('/app/audit')
     await page.waitForURL('**/login')
     await fillAndSubmitLogin(page, 'rssi@example.com')
+    await page.waitForURL('**/verification')
+    await enterDemoCode(page, 'rssi@example.com')
     await page.waitForURL('**/app/audit')
     await page.getByRole('heading', { name: 'Audit' }).waitFor()
   })
