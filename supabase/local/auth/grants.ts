@@ -87,11 +87,3 @@ export async function refreshTokenGrant(context: ApiContext, req: IncomingMessag
   return tokenResponse(context, req, issued)
 }
 
-/** No OAuth flow ever starts here (no provider is enabled), so every PKCE code is unknown. */
-export async function pkceGrant(req: IncomingMessage): Promise<never> {
-  const params = await readParams(req)
-  if (!stringParam(params, 'auth_code') || !stringParam(params, 'code_verifier')) {
-    throw badRequest('validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
-  }
-  throw new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found')
-}

@@ -5,12 +5,13 @@ import { send, sendJson } from '../http'
 import { publicJwk } from '../keys'
 import { authenticate } from './authenticate'
 import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
-import { passwordGrant, pkceGrant, refreshTokenGrant } from './grants'
+import { passwordGrant, refreshTokenGrant } from './grants'
 import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
 import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
 import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verify as verifyFactor } from './mfa'
 import { clock } from './accounts'
 import { authorize, health, settings } from './instance'
+import { OidcFlows } from './oidc'
 import { pgcryptoVerifier } from './passwords'
 import { FailedSignInLimiter } from './rate-limit'
 import { AuthRateLimiter, authRateLimits, type AddressLimit, type AuthContext } from './request-limits'
@@ -46,6 +47,8 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
   const auth: AuthContext = { ...context, limits: new AuthRateLimiter(authRateLimits(config.authRateLimits)) }
   // Counts the request against the client address's bucket of this kind, or answers GoTrue's 429.
   const admit = (kind: AddressLimit, req: IncomingMessage) => auth.limits.admit(kind, clientAddress(req), clock(config).getTime())
+  // Sign-in with the OpenID Connect providers configured by AUTH_EXTERNAL_* (oidc-config.ts).
+  const oidc = new OidcFlows(context)
 
   const routes: Record<string, Route> = {
     'POST /token': async (req, res, url) => {
@@ -53,7 +56,7 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       if (grantType && TOKEN_GRANTS.has(grantType)) admit('tokenRefresh', req)
       if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, verify, req))
       if (grantType === 'refresh_token') return sendJson(res, 200, await refreshTokenGrant(context, req))
-      if (grantType === 'pkce') return pkceGrant(req)
+      if (grantType === 'pkce') return sendJson(res, 200, await oidc.pkceGrant(req))
       throw badRequest('invalid_credentials', 'unsupported_grant_type')
     },
     'GET /user': async (req, res) => {
@@ -73,11 +76,14 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       await endSessions(db, scope, user.id, sessionId)
       send(res, 204, '')
     },
-    'GET /settings': async (_req, res) => sendJson(res, 200, settings(config)),
+    'GET /settings': async (_req, res) => sendJson(res, 200, oidc.withEnabledProviders(settings(config))),
     // The keys that verify access tokens, for servers that check them without the secret (supabase.auth.getClaims()).
     'GET /.well-known/jwks.json': async (_req, res) => sendJson(res, 200, { keys: [publicJwk(config.signingKey)] }),
     'GET /health': async (_req, res) => sendJson(res, 200, health()),
-    'GET /authorize': async (_req, _res, url) => authorize(url),
+    'GET /authorize': async (req, res, url) => {
+      if (!oidc.handles(url)) authorize(url)
+      send(res, 302, '', { Location: await oidc.authorize(url, req) })
+    },
     // Counted before the address is looked up, so that known and unknown e-mails meet the same limit.
     'POST /signup': async (req, res, url) => {
       admit('signInSignUps', req)
@@ -152,10 +158,7 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       await requireAdmin(context, req)
       sendJson(res, 200, await adminDeleteFactor(context, id, factorId))
     },
-    'GET /callback': async (_req, _res, url) => {
-      if (!url.searchParams.get('state')) throw badRequest('bad_oauth_callback', 'OAuth state parameter missing')
-      throw badRequest('bad_oauth_state', 'OAuth callback with invalid state')
-    },
+    'GET /callback': async (req, res, url) => send(res, 302, '', { Location: await oidc.callback(url, req) }),
   }
   const knownPaths = new Set(Object.keys(routes).map((key) => key.slice(key.indexOf(' ') + 1)))
 
