@@ -120,10 +120,12 @@ begin
   if v_topics = '' or cardinality(p_kinds) = 0 then
     return;
   end if;
+  perform set_config('live.pending', v_pending || array_to_string(p_kinds, ',') || ' ' || v_topics || E'\n', true);
+  -- After the line: were the constraint made immediate, its trigger would send it at once and the next statement
+  -- would insert the marker again.
   if v_pending = '' then
     insert into private.live_transactions default values on conflict do nothing;
   end if;
-  perform set_config('live.pending', v_pending || array_to_string(p_kinds, ',') || ' ' || v_topics || E'\n', true);
 end;
 $$;
 

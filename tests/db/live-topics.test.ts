@@ -234,6 +234,21 @@ describe('what a change announces, and to whom', () => {
     expect(sent).toEqual([])
   })
 
+  it('sends each statement’s audiences when the commit-time trigger is made immediate, losing none', async () => {
+    const holders = [await createUser(db, { managerId: demo.manager.id }), await createUser(db, { managerId: demo.manager.id })]
+    const app = await createApplication(db)
+    const rights = [await createRight(db, { holder: holders[0]!.id, applicationId: app }), await createRight(db, { holder: holders[1]!.id, applicationId: app })]
+    const sent = await sentDuring(() =>
+      actAs(db, 'manager', async (tx) => {
+        await tx.query('set constraints all immediate')
+        for (const right of rights) await tx.query(`select public.validate_user_right($1, 'validated_manager')`, [right])
+      }),
+    )
+    const topics = sent.map((m) => m.topic)
+    expect(topics).toContain(`user:${holders[0]!.id}`)
+    expect(topics).toContain(`user:${holders[1]!.id}`)
+  })
+
   it('a statement undone by a rollback to a savepoint is not announced; the rest of the transaction is', async () => {
     const [undone, kept] = [await createUser(db, { managerId: demo.manager.id }), await createUser(db, { managerId: demo.manager.id })]
     const app = await createApplication(db)
