@@ -22,5 +22,13 @@ export function useLinkedRow(param: string, rows: readonly { id: string }[] | un
     /** Whether the linked row's form is still to open. */
     opens: linkedId !== null && linkedId !== dismissedId,
     dismiss: () => setDismissedId(linkedId),
+    /**
+     * The linked row from its own read (it may be on any page of the list): the row, null while there is none, and
+     * what to show: the read's failure, and `missing` when it found nothing.
+     */
+    found: <Row>(read: { data?: Row | null; error: Error | null }, missing: string) => ({
+      row: linkedId ? (read.data ?? null) : null,
+      errors: [read.error?.message, linkedId && read.data === null ? missing : null],
+    }),
   }
 }

@@ -43,10 +43,8 @@ export function ApplicationsPage({
   const applications = useApplicationsPage(list.request)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const link = useLinkedRow(LINK_PARAM, applications.data?.rows)
-  // The linked application is read on its own: it may be on any page of the list.
-  const linkedApplication = useApplication(link.linkedId)
-  const linked = link.linkedId ? (linkedApplication.data ?? null) : null
-  const editing: Editing = canManage && chosen.kind === 'closed' && linked && link.opens ? { kind: 'edit', application: linked } : chosen
+  const linked = link.found(useApplication(link.linkedId), "L'application demandée est introuvable : elle a peut-être été supprimée.")
+  const editing: Editing = canManage && chosen.kind === 'closed' && linked.row && link.opens ? { kind: 'edit', application: linked.row } : chosen
   const [deleting, setDeleting] = useState<ApplicationRow | null>(null)
   const choices = useOwnerChoices(canManage && editing.kind !== 'closed')
   const save = useSaveApplication()
@@ -70,11 +68,7 @@ export function ApplicationsPage({
           </>
         )
       }
-      errors={[
-        applications.error?.message,
-        linkedApplication.error?.message,
-        link.linkedId && linkedApplication.data === null && "L'application demandée est introuvable : elle a peut-être été supprimée.",
-      ]}
+      errors={[applications.error?.message, ...linked.errors]}
       list={list}
       search={{ label: 'Rechercher une application', help: 'Nom ou description' }}
       caption="Applications"

@@ -56,10 +56,8 @@ export function UsersPage({
   const save = useSaveUser()
   const remove = useDeleteUser()
   const link = useLinkedRow(LINK_PARAM, users.data?.rows)
-  // The linked person is read on their own: they may be on any page of the list.
-  const linkedUser = useUser(link.linkedId)
-  const linked = link.linkedId ? (linkedUser.data ?? null) : null
-  const editing: Editing = chosen.kind === 'closed' && linked && link.opens ? { kind: 'edit', user: linked } : chosen
+  const linked = link.found(useUser(link.linkedId), "L'utilisateur demandé est introuvable : il a peut-être été supprimé.")
+  const editing: Editing = chosen.kind === 'closed' && linked.row && link.opens ? { kind: 'edit', user: linked.row } : chosen
   const editingId = editing.kind === 'edit' ? editing.user.id : null
 
   const closeForm = () => {
@@ -78,11 +76,7 @@ export function UsersPage({
           </Button>
         </>
       }
-      errors={[
-        users.error?.message,
-        linkedUser.error?.message,
-        link.linkedId && linkedUser.data === null && "L'utilisateur demandé est introuvable : il a peut-être été supprimé.",
-      ]}
+      errors={[users.error?.message, ...linked.errors]}
       list={list}
       search={{ label: 'Rechercher un utilisateur', help: 'Nom, prénom, e-mail, poste ou département' }}
       filters={
