@@ -293,6 +293,38 @@ describe('password recovery', () => {
     expect((await backend.anon().auth.resetPasswordForEmail(email)).error).toBeNull()
     expect(mailsTo(email)).toHaveLength(2)
   })
+
+  it('takes the interval between two e-mails from the mail frequency setting (GoTrue: SMTP max_frequency)', async () => {
+    const email = address('frequence')
+    await backend.service().auth.admin.createUser({ email, password: 'Secret123!', email_confirm: true })
+    backend.server.config.mailerMaxFrequencySeconds = 5
+    try {
+      expect((await backend.anon().auth.resetPasswordForEmail(email)).error).toBeNull()
+      expect((await backend.anon().auth.resetPasswordForEmail(email)).error).toMatchObject({ status: 429, message: /after 5 seconds/ })
+      advance(6)
+      expect((await backend.anon().auth.resetPasswordForEmail(email)).error).toBeNull()
+      expect(mailsTo(email)).toHaveLength(2)
+    } finally {
+      backend.server.config.mailerMaxFrequencySeconds = undefined
+    }
+  })
+})
+
+describe('e-mail validation', () => {
+  it('refuses a malformed address at the admin API, invitations and generated links, in GoTrue\'s words, and creates nobody', async () => {
+    const admin = backend.service().auth.admin
+    const malformed = 'xx:;x@x.x'
+    const answers = [
+      await admin.createUser({ email: malformed, password: 'Secret123!' }),
+      await admin.inviteUserByEmail(malformed),
+      await admin.generateLink({ type: 'magiclink', email: malformed }),
+    ]
+    for (const { error } of answers) {
+      expect(error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' })
+    }
+    expect((await backend.db.query('select 1 from auth.users where email = $1', [malformed])).rows).toHaveLength(0)
+    expect((await admin.createUser({ email: address('valide'), password: 'Secret123!' })).error).toBeNull()
+  })
 })
 
 describe('magic link and code (/otp)', () => {

@@ -9,9 +9,9 @@ import { issuer } from './tokens'
 import { USER_COLUMNS, type UserRow } from './users'
 
 // Supabase's otp_expiry (config.toml: an hour; GoTrue alone would give 24 h) and GoTrue's GOTRUE_SMTP_MAX_FREQUENCY
-// (one e-mail of a kind per minute to an account).
+// (by default one e-mail of a kind per minute to an account; config.mailerMaxFrequencySeconds).
 const DEFAULT_OTP_EXP_SECONDS = 60 * 60
-const MAIL_FREQUENCY_SECONDS = 60
+const DEFAULT_MAIL_FREQUENCY_SECONDS = 60
 const MIN_PASSWORD_LENGTH = 6
 // bcrypt reads only the first 72 bytes: GoTrue refuses longer passwords rather than ignore their end.
 const MAX_PASSWORD_BYTES = 72
@@ -27,7 +27,8 @@ export const SLOT_COLUMNS: Record<TokenSlot, { token: string; sentAt: string }> 
   email_change: { token: 'email_change_token_new', sentAt: 'email_change_sent_at' },
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+// GoTrue's address check (the HTML living standard's e-mail syntax): no spaces, colons or semicolons, a host of labels.
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 
 /** GoTrue's validateEmail: required, well formed, at most 255 characters, and stored in lower case. */
 export function validEmail(email: string, missing = 'An email address is required'): string {
@@ -142,11 +143,17 @@ export async function reloadUser(sql: Sql, id: string): Promise<UserRow | undefi
 export const tokenHash = (email: string, otp: string) => createHash('sha256').update(email.toLowerCase() + otp).digest('hex')
 
 /** GoTrue's per-user limit on e-mails of one kind (429 over_email_send_rate_limit). */
-export async function checkMailFrequency(sql: Sql, userId: string, slot: TokenSlot, now: Date): Promise<void> {
+export async function checkMailFrequency(
+  sql: Sql,
+  userId: string,
+  slot: TokenSlot,
+  now: Date,
+  frequencySeconds = DEFAULT_MAIL_FREQUENCY_SECONDS,
+): Promise<void> {
   const { rows } = await sql.query<{ sent_at: Date | null }>(`select ${SLOT_COLUMNS[slot].sentAt} as sent_at from auth.users where id = $1`, [userId])
   const sentAt = rows[0]?.sent_at
   if (!sentAt) return
-  const wait = Math.ceil((sentAt.getTime() + MAIL_FREQUENCY_SECONDS * 1000 - now.getTime()) / 1000)
+  const wait = Math.ceil((sentAt.getTime() + frequencySeconds * 1000 - now.getTime()) / 1000)
   if (wait > 0) throw new AuthError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`)
 }
 
@@ -189,7 +196,7 @@ export async function mailLink(
   redirectTo: string,
   now: Date,
 ): Promise<void> {
-  await checkMailFrequency(sql, user.id, slot, now)
+  await checkMailFrequency(sql, user.id, slot, now, config.mailerMaxFrequencySeconds)
   limits.admitMail(now.getTime())
   const link = await issueLink(sql, req, user, slot, kind, redirectTo, now)
   await sendAuthMail(config, kind, user.address, link.actionLink, link.otp)
