@@ -1381,6 +1381,13 @@ export type Database = {
         }
         Returns: undefined
       }
+      set_campaign_status: {
+        Args: {
+          p_campaign_id: string
+          p_status: Database["public"]["Enums"]["campaign_status"]
+        }
+        Returns: Database["public"]["Tables"]["campaigns"]["Row"]
+      }
       set_removal_delay: {
         Args: {
           p_application_id: string

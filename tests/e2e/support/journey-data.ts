@@ -48,6 +48,6 @@ export async function importJulieRights(admin: ApiClient, campaignId: string, ap
 }
 
 export async function setCampaignStatus(admin: ApiClient, campaignId: string, status: 'active' | 'completed'): Promise<void> {
-  const { error } = await admin.from('campaigns').update({ status }).eq('id', campaignId)
+  const { error } = await admin.rpc('set_campaign_status', { p_campaign_id: campaignId, p_status: status })
   if (error) throw error
 }
