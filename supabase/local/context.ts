@@ -47,6 +47,8 @@ export interface ServerConfig {
   smtpUrl?: string
   /** GoTrue's GOTRUE_MAILER_OTP_EXP: how long an e-mailed code or link stays valid, in seconds (default 1 h, Supabase's otp_expiry). */
   mailerOtpExpSeconds?: number
+  /** GoTrue's GOTRUE_MAILER_AUTOCONFIRM: sign-ups are confirmed at once and answered with a session (default off). */
+  mailerAutoconfirm?: boolean
   /** GoTrue's GOTRUE_SMTP_MAX_FREQUENCY: seconds between two e-mails of a kind to one account (default 60). */
   mailerMaxFrequencySeconds?: number
   /** GoTrue's request limits; each one not given is Supabase's default (auth/request-limits.ts). */

@@ -582,3 +582,26 @@ describe('admin API', () => {
     expect(wrong.status).toBe(405)
   })
 })
+
+describe('auto-confirm (GoTrue: MAILER_AUTOCONFIRM)', () => {
+  it('answers a sign-up with a confirmed user and a session, mails nothing, and refuses a registered address', async () => {
+    backend.server.config.mailerAutoconfirm = true
+    try {
+      await withSignup(async () => {
+        const email = address('auto')
+        const { data, error } = await backend.anon().auth.signUp({ email, password: 'Secret123!' })
+        expect(error).toBeNull()
+        expect(data.session?.access_token).toEqual(expect.any(String))
+        expect(data.user?.email_confirmed_at).toEqual(expect.any(String))
+        expect(mailsTo(email)).toEqual([])
+        expect((await backend.anon().auth.signInWithPassword({ email, password: 'Secret123!' })).error).toBeNull()
+        const again = await backend.anon().auth.signUp({ email, password: 'Secret123!' })
+        expect(again.error).toMatchObject({ status: 422, code: 'user_already_exists' })
+        const settings = (await (await fetch(`${backend.url}/auth/v1/settings`)).json()) as { mailer_autoconfirm: boolean }
+        expect(settings.mailer_autoconfirm).toBe(true)
+      })
+    } finally {
+      backend.server.config.mailerAutoconfirm = undefined
+    }
+  })
+})

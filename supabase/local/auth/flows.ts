@@ -34,7 +34,11 @@ const signupDisabled = (message = 'Signups not allowed for this instance') => ne
 const address = (user: UserRow) => ({ id: user.id, address: user.email ?? '' })
 
 /** POST /signup: off unless the server enables it; the account stays unconfirmed until its e-mailed link is used. */
-export async function signup(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+/**
+ * POST /signup: with e-mail confirmation on, the new user and a confirmation e-mail; with auto-confirm on (GoTrue's
+ * MAILER_AUTOCONFIRM), a confirmed user and a session at once, and a registered address is refused as such.
+ */
+export async function signup(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown> | TokenResponse> {
   const { db, config } = context
   if (!config.enableSignup) throw signupDisabled()
   const params = await readParams(req)
@@ -46,6 +50,14 @@ export async function signup(context: AuthContext, req: IncomingMessage, url: UR
   const data = objectParam(params, 'data')
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
+  if (config.mailerAutoconfirm) {
+    const issued = await db.transaction(async (tx) => {
+      if (await findUserByEmail(tx, email)) throw new AuthError(422, 'user_already_exists', 'User already registered')
+      const user = await createUser(tx, { email, password, userMetadata: data, confirmedAt: now }, now)
+      return startSession(tx, user, clientInfo(req))
+    })
+    return tokenResponse(context, req, issued)
+  }
   return db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, email)
     if (existing?.email_confirmed_at) {

@@ -36,7 +36,7 @@ export function settings(config: ServerConfig): Record<string, unknown> {
   return {
     external,
     disable_signup: !config.enableSignup,
-    mailer_autoconfirm: false,
+    mailer_autoconfirm: config.mailerAutoconfirm === true,
     phone_autoconfirm: false,
     sms_provider: '',
     saml_enabled: false,
