@@ -158,7 +158,11 @@ describe('campaigns', () => {
     expect(data[1]?.slice(6, 8)).toEqual(['Jamais', 'Accès nécessaire pour les fonctions'])
     const instructions = XLSX.utils.sheet_to_json<string[]>(workbook.Sheets['Instructions']!, { header: 1 })
     expect(instructions[0]).toEqual(['Campagne', CAMPAIGN])
-    expect(instructions.flat()).toContain('Les droits non validés à la date limite seront automatiquement suspendus.')
+    // The deadline is the campaign's end date, and the file promises only what Terminer does.
+    expect(instructions).toContainEqual(['Date limite', '31 décembre 2026'])
+    expect(instructions.flat()).toContain(
+      "À la clôture de la campagne, les droits qui n'ont pas été décidés sont transmis au Responsable d'Application pour traitement.",
+    )
     await exportDialog.getByRole('button', { name: 'Fermer' }).click()
 
     // Terminer, then Archiver: each confirmed, and the last step leaves no lifecycle button.

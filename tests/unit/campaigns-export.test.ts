@@ -4,12 +4,11 @@ import { buildWorkbook, ExportSheets, workbookBytes } from '@/features/campaigns
 import {
   DEFAULT_JUSTIFICATION,
   DEFAULT_MANAGER_COMMENT,
-  SUSPENSION_NOTICE,
+  CLOSURE_NOTICE,
   buildExportRows,
   buildInstructionRows,
   exportRow,
   exportColumnWidths,
-  exportDeadline,
   exportFileName,
   safeCell,
   validateCampaignForm,
@@ -22,6 +21,8 @@ import {
 } from '@/features/campaigns/model'
 
 const TODAY = new Date(2026, 10, 21, 10, 0)
+/** The campaign's last day, the stage files' deadline. */
+const END_DATE = '2026-12-31'
 
 function row(overrides: Partial<ExportRow> = {}): ExportRow {
   return {
@@ -129,9 +130,9 @@ describe('hostile cells', () => {
     const hostile = row({ user_name: '=cmd|" /C calc"!A0', role_name: '@admin', justification: '+1', manager_comment: '-1' })
     const cells = buildExportRows('manager', [hostile])[0] ?? []
     for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@]/)
-    expect(buildInstructionRows('manager', '=Campagne', TODAY)[0]).toEqual(['Campagne', "'=Campagne"])
+    expect(buildInstructionRows('manager', '=Campagne', END_DATE)[0]).toEqual(['Campagne', "'=Campagne"])
 
-    const bytes = await workbookBytes(buildWorkbook('manager', '=Campagne', [hostile], TODAY))
+    const bytes = await workbookBytes(buildWorkbook('manager', '=Campagne', [hostile], END_DATE))
     const read = XLSX.read(bytes, { type: 'array', cellFormula: true })
     const sheet = read.Sheets['Droits']!
     for (const key of Object.keys(sheet).filter((k) => !k.startsWith('!'))) {
@@ -144,7 +145,7 @@ describe('hostile cells', () => {
 
 describe('workbook', () => {
   it('has the data sheet with a frozen header row and sized columns, then the Instructions sheet', async () => {
-    const workbook = buildWorkbook('manager', 'Revue T4', [row(), row({ right_id: 'b' })], TODAY)
+    const workbook = buildWorkbook('manager', 'Revue T4', [row(), row({ right_id: 'b' })], END_DATE)
     expect(workbook.SheetNames).toEqual(['Droits', 'Instructions'])
     expect(workbook.Sheets['Droits']!['!cols']).toHaveLength(11)
     const bytes = await workbookBytes(workbook)
@@ -211,27 +212,25 @@ describe('rows as campaign_export_rows sends them', () => {
       const book = XLSX.read(await bytes, { type: 'array' })
       return book.SheetNames.map((name) => XLSX.utils.sheet_to_json<string[]>(book.Sheets[name]!, { header: 1 }))
     }
-    const [sliced, instructions] = await read(workbookBytes(sheets.workbook('Revue T4', TODAY)))
+    const [sliced, instructions] = await read(workbookBytes(sheets.workbook('Revue T4', END_DATE)))
     expect(sliced!.slice(1).map((cells) => cells[0])).toEqual(['a1', 'a2', 'b1', 'c1', 'c2'])
-    expect([sliced, instructions]).toEqual(await read(workbookBytes(buildWorkbook('manager', 'Revue T4', rows, TODAY))))
+    expect([sliced, instructions]).toEqual(await read(workbookBytes(buildWorkbook('manager', 'Revue T4', rows, END_DATE))))
   })
 })
 
 describe('instructions and file names (SPEC §9)', () => {
-  it('sets the deadlines at today + 5, 3 and 2 days', () => {
-    expect(exportDeadline('manager', TODAY).getDate()).toBe(26)
-    expect(exportDeadline('bpo_metier', TODAY).getDate()).toBe(24)
-    expect(exportDeadline('bpo_groupe', TODAY).getDate()).toBe(23)
-  })
-
-  it('names the campaign and the deadline, and only the manager file announces the suspension', () => {
-    const manager = buildInstructionRows('manager', 'Revue T4', TODAY)
+  it('gives every file the campaign’s end date as its deadline, and says what becomes of the rights left undecided', () => {
+    const manager = buildInstructionRows('manager', 'Revue T4', END_DATE)
     expect(manager).toContainEqual(['Campagne', 'Revue T4'])
-    expect(manager).toContainEqual(['Date limite', '26 novembre 2026'])
-    expect(manager.flat()).toContain(SUSPENSION_NOTICE)
-    expect(buildInstructionRows('bpo_metier', 'Revue T4', TODAY)).toContainEqual(['Date limite', '24 novembre 2026'])
-    expect(buildInstructionRows('bpo_groupe', 'Revue T4', TODAY)).toContainEqual(['Date limite', '23 novembre 2026'])
-    expect(buildInstructionRows('bpo_metier', 'Revue T4', TODAY).flat()).not.toContain(SUSPENSION_NOTICE)
+    expect(manager).toContainEqual(['Date limite', '31 décembre 2026'])
+    expect(buildInstructionRows('bpo_metier', 'Revue T4', END_DATE)).toContainEqual(['Date limite', '31 décembre 2026'])
+    expect(buildInstructionRows('bpo_groupe', 'Revue T4', END_DATE)).toContainEqual(['Date limite', '31 décembre 2026'])
+    for (const file of ['manager', 'bpo_metier', 'bpo_groupe'] as const) {
+      const text = buildInstructionRows(file, 'Revue T4', END_DATE).flat()
+      expect(text).toContain(CLOSURE_NOTICE)
+      // Nothing is suspended by the product: no file may say so.
+      expect(text.join(' ')).not.toMatch(/suspen/i)
+    }
   })
 
   it('builds review type, campaign name with underscores, date, .xlsx', () => {

@@ -81,7 +81,7 @@ describe('a file the app wrote, filled in', () => {
       bpo_groupe_decision: null, bpo_groupe_comment: null, bpo_groupe_decided_at: null,
     }
     // The BPO Métier file as exported: the manager's « Validé » is not the BPO Métier's decision.
-    expect(refusal(writeWorkbook(buildWorkbook('bpo_metier', 'Revue', [row])))).toBe(
+    expect(refusal(writeWorkbook(buildWorkbook('bpo_metier', 'Revue', [row], '2026-12-31')))).toBe(
       "Aucune décision n'est saisie dans la colonne « Validation BPO Métier » : indiquez « Validé » ou « Refusé ».",
     )
   })

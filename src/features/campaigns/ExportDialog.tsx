@@ -35,7 +35,7 @@ export function ExportDialog({ campaign, onClose }: { campaign: Campaign | null;
     const builder = startExportBuilder()
     try {
       const today = new Date()
-      const bytes = await builder.exportFile({ campaignId: campaign.id, file, campaignName: campaign.name, today: today.getTime() }, setFetched)
+      const bytes = await builder.exportFile({ campaignId: campaign.id, file, campaignName: campaign.name, deadline: campaign.endDate }, setFetched)
       downloadFile(bytes, exportFileName(file, campaign.name, today))
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : null)

@@ -9,8 +9,8 @@ export interface ExportBuildRequest {
   file: StageFile
   campaignName: string
   rows: readonly ExportRow[]
-  /** The export's date (deadline and file name), as a timestamp. */
-  today: number
+  /** The campaign's end date, the Instructions sheet's deadline. */
+  deadline: string
 }
 
 export interface EvidenceBuildRequest {
@@ -29,8 +29,8 @@ export interface ExportFileRequest {
   campaignId: string
   file: StageFile
   campaignName: string
-  /** The export's date (deadline and file name), as a timestamp. */
-  today: number
+  /** The campaign's end date, the Instructions sheet's deadline. */
+  deadline: string
 }
 
 /** The worker reads an export file's rows itself, as the signed-in user, and makes them cells as the pages arrive. */
@@ -64,9 +64,9 @@ export interface ExportBuilder {
 export function startExportBuilder(): ExportBuilder {
   if (typeof Worker === 'undefined') {
     return {
-      async exportFile({ campaignId, file, campaignName, today }, onProgress) {
+      async exportFile({ campaignId, file, campaignName, deadline }, onProgress) {
         const [rows, excel] = await Promise.all([fetchExportRows(campaignId, file, onProgress), import('./excel')])
-        return excel.requestBytes({ file, campaignName, rows, today })
+        return excel.requestBytes({ file, campaignName, rows, deadline })
       },
       async evidence(campaignId, onProgress) {
         const [pack, excel] = await Promise.all([fetchEvidencePack(campaignId, onProgress), import('./excel')])

@@ -53,19 +53,20 @@ export class ExportSheets {
   }
 
   /** Once, when every page has been added. */
-  workbook(campaignName: string, today: Date): Workbook {
+  /** `deadline`: the campaign's end date, as its row gives it. */
+  workbook(campaignName: string, deadline: string): Workbook {
     const workbook = this.book
     appendSheet(workbook, sheet([stageFileColumns(this.file), ...this.rows.flat()], exportColumnWidths(this.file), 1), STAGE_FILE_SHEET)
-    appendSheet(workbook, sheet(buildInstructionRows(this.file, campaignName, today), [20, 90]), 'Instructions')
+    appendSheet(workbook, sheet(buildInstructionRows(this.file, campaignName, deadline), [20, 90]), 'Instructions')
     return workbook
   }
 }
 
 /** The workbook of an export file whose rows are all at hand. */
-export function buildWorkbook(file: StageFile, campaignName: string, rows: readonly ExportRow[], today = new Date()): Workbook {
+export function buildWorkbook(file: StageFile, campaignName: string, rows: readonly ExportRow[], deadline: string): Workbook {
   const sheets = new ExportSheets(file)
   sheets.add(rows)
-  return sheets.workbook(campaignName, today)
+  return sheets.workbook(campaignName, deadline)
 }
 
 /**
@@ -181,7 +182,7 @@ export function buildEvidenceWorkbook(pack: EvidencePack): Workbook {
 /** The bytes of what the worker was asked for: one export file or an evidence pack. */
 export function requestBytes(request: BuildRequest): Promise<Uint8Array> {
   if ('pack' in request) return workbookBytes(buildEvidenceWorkbook(request.pack))
-  return workbookBytes(buildWorkbook(request.file, request.campaignName, request.rows, new Date(request.today)))
+  return workbookBytes(buildWorkbook(request.file, request.campaignName, request.rows, request.deadline))
 }
 
 /** The workbook as .xlsx bytes, compressed natively where the platform can. */

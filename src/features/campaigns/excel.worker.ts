@@ -37,14 +37,14 @@ async function evidenceBytes(campaignId: string, access: ApiAccess): Promise<Uin
 }
 
 /** An export file read with the user's token, each page of rows made into cells as soon as it arrives. */
-async function exportBytes({ campaignId, file, campaignName, today, access }: ExportReadRequest['export']): Promise<Uint8Array> {
+async function exportBytes({ campaignId, file, campaignName, deadline, access }: ExportReadRequest['export']): Promise<Uint8Array> {
   const sheets = new ExportSheets(file, EXPORT_STREAMS)
   await readExportRows(campaignId, file, {
     client: clientFor(access),
     onRows: (page, slice) => sheets.add(page, slice),
     onProgress: (fetched) => scope.postMessage({ progress: fetched }),
   })
-  return workbookBytes(sheets.workbook(campaignName, new Date(today)))
+  return workbookBytes(sheets.workbook(campaignName, deadline))
 }
 
 scope.onmessage = ({ data }) => {

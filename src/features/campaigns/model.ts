@@ -1,5 +1,5 @@
 /** Pure logic of the campaigns feature: form rules, table figures, the three Excel files (SPEC §2, §3, §4, §5, §9). */
-import { addDays, format } from 'date-fns'
+import { format } from 'date-fns'
 import { formatDate } from '@/lib/dates'
 import {
   ACCOUNT_TYPES,
@@ -198,12 +198,11 @@ export function toCampaignPayload(values: CampaignFormValues): CampaignPayload {
 
 // ─── Excel exports (SPEC §3, §9) ────────────────────────────────────────────────────────────────────────────────
 
-/** Days the recipient of each file has to answer (SPEC §9: 5 working days computed as calendar days, 3, 2). */
-const EXPORT_DEADLINE_DAYS: Record<StageFile, number> = { manager: 5, bpo_metier: 3, bpo_groupe: 2 }
-
 export const DEFAULT_JUSTIFICATION = 'Accès nécessaire pour les fonctions'
 export const DEFAULT_MANAGER_COMMENT = 'Validé par le manager'
-export const SUSPENSION_NOTICE = 'Les droits non validés à la date limite seront automatiquement suspendus.'
+/** What happens to a right nobody decided, as Terminer does it: the files promise nothing the product does not do. */
+export const CLOSURE_NOTICE =
+  "À la clôture de la campagne, les droits qui n'ont pas été décidés sont transmis au Responsable d'Application pour traitement."
 const NEVER_USED = 'Jamais'
 
 /** One row of an export file: rpc('campaign_export_rows')'s array made an object. Times are ISO text or milliseconds. */
@@ -344,16 +343,15 @@ export function buildExportRows(file: StageFile, rows: readonly ExportRow[]): st
   })
 }
 
-export function exportDeadline(file: StageFile, today: Date = new Date()): Date {
-  return addDays(today, EXPORT_DEADLINE_DAYS[file])
-}
-
-/** The Instructions sheet: campaign name, deadline, what to do, and for the manager the suspension notice. */
-export function buildInstructionRows(file: StageFile, campaignName: string, today: Date = new Date()): string[][] {
+/**
+ * The Instructions sheet: campaign name, its deadline (the campaign's end date, the only one the product holds to),
+ * what to do, and what becomes of the rights left undecided.
+ */
+export function buildInstructionRows(file: StageFile, campaignName: string, deadline: string): string[][] {
   const rows: string[][] = [
     ['Campagne', safeCell(campaignName)],
     ['Fichier', STAGE_FILE_LABELS[file]],
-    ['Date limite', formatDate(exportDeadline(file, today))],
+    ['Date limite', formatDate(deadline)],
     [],
     ['Instructions'],
   ]
@@ -362,7 +360,6 @@ export function buildInstructionRows(file: StageFile, campaignName: string, toda
       'Pour chaque droit, indiquez « Validé » ou « Refusé » dans la colonne Validation manager.',
       'Ajoutez un commentaire pour tout refus.',
       'Renvoyez le fichier avant la date limite. Il sera ensuite transmis au BPO Métier.',
-      SUSPENSION_NOTICE,
     ],
     bpo_metier: [
       'Ces droits ont été validés par le manager.',
@@ -375,7 +372,7 @@ export function buildInstructionRows(file: StageFile, campaignName: string, toda
       'Renvoyez le fichier avant la date limite : votre décision est définitive.',
     ],
   }
-  return [...rows, ...steps[file].map((line) => [line])]
+  return [...rows, ...[...steps[file], CLOSURE_NOTICE].map((line) => [line])]
 }
 
 const FILE_TYPES: Record<StageFile, string> = {
