@@ -66,9 +66,19 @@ as $$
                'treatment_required']::public.right_status[]
 $$;
 
+-- A closed campaign: completed or archived. Its items, rights and decisions are frozen (20261121000500_campaigns.sql)
+-- and its figures final.
+create function private.closed_campaign_statuses() returns public.campaign_status[]
+language sql immutable
+set search_path = ''
+as $$
+  select array['completed', 'archived']::public.campaign_status[]
+$$;
+
 -- Planning a query that calls them checks EXECUTE as the caller, as a call would.
 grant execute on function
-  private.validated_statuses(), private.refused_statuses(), private.statuses_awaiting_treatment()
+  private.validated_statuses(), private.refused_statuses(), private.statuses_awaiting_treatment(),
+  private.closed_campaign_statuses()
   to authenticated, service_role;
 
 -- ─── The write-path clock ────────────────────────────────────────────────────────────────────────────────────────

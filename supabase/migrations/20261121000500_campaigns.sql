@@ -110,7 +110,7 @@ begin
 
   -- A closed campaign is closed whole: after Terminer nothing of it changes but the move to archived, whoever asks
   -- (its settings included, from which the scheduled pass would make its next occurrence).
-  if old.status in ('completed', 'archived')
+  if old.status = any (private.closed_campaign_statuses())
      and (to_jsonb(new) - array['status', 'updated_at', 'created_by']) is distinct from (to_jsonb(old) - array['status', 'updated_at', 'created_by']) then
     raise exception 'La campagne « % » est clôturée : elle ne peut plus être modifiée.', old.name using errcode = '23514';
   end if;
@@ -304,7 +304,7 @@ begin
       from old_items o
       join new_items n on n.id = o.id
       join public.campaigns c on c.id in (o.campaign_id, n.campaign_id)
-     where c.status in ('completed', 'archived')
+     where c.status = any (private.closed_campaign_statuses())
        and (
          -- Every column but status, undecided_at_closure (both below) and updated_at (tests/db/closed-campaigns.test.ts
          -- checks that the list names them all).
@@ -325,7 +325,7 @@ begin
          ))
        )
     $sql$ into offending;
-  elsif exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status in ('completed', 'archived')) then
+  elsif exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status = any (private.closed_campaign_statuses())) then
     offending := old.campaign_id;
   end if;
 

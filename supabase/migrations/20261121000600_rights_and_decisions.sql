@@ -70,7 +70,7 @@ set search_path = ''
 as $$
 begin
   if old.status <> 'pending' and (new.role_name, new.account_type) is distinct from (old.role_name, old.account_type) then
-    if exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status in ('completed', 'archived')) then
+    if exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status = any (private.closed_campaign_statuses())) then
       perform private.refuse_closed_campaign_right();
     end if;
     raise exception 'Ce droit a déjà été revu : son rôle et son type de compte ne peuvent plus être modifiés.'
@@ -335,28 +335,6 @@ begin
 end;
 $$;
 
--- The states in which a right awaits a decision at a stage, for one outcome, or for either when p_outcome is null.
--- The RA treats what was refused, and may close as treated what is already awaiting treatment.
-create function private.waiting_states(p_stage public.review_stage, p_outcome public.review_decision default null)
-returns public.right_status[]
-language plpgsql immutable
-set search_path = ''
-as $$
-begin
-  return case p_stage
-    when 'user' then array['pending']
-    when 'manager' then array['pending', 'validated_user']
-    when 'bpo_metier' then array['validated_manager']
-    when 'bpo_groupe' then array['validated_bpo_metier']
-    when 'ra' then case
-      when p_outcome is distinct from 'refused' then
-        array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']
-      else array['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']
-    end
-  end::public.right_status[];
-end;
-$$;
-
 -- The reviewer stage at which a right in this status waits, or null when it waits for nobody (validated by the BPO
 -- Groupe, treated): the manager for a pending right (the holder's own answer is optional), the RA for a refusal.
 create function private.awaited_stage(p_status public.right_status) returns public.review_stage
@@ -371,6 +349,49 @@ begin
     when p_status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required')
       then 'ra'
   end::public.review_stage;
+end;
+$$;
+
+-- The states in which a right awaits a decision at a stage, for one outcome, or for either when p_outcome is null:
+-- those whose awaited stage it is (private.awaited_stage), and for the holder's own, optional, answer a pending right.
+-- The RA treats what was refused, and may close as treated what is already awaiting treatment, not refuse it again.
+-- Called with constants or once per query, it is evaluated when the query is planned.
+create function private.waiting_states(p_stage public.review_stage, p_outcome public.review_decision default null)
+returns public.right_status[]
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  if p_stage = 'user' then
+    return array['pending']::public.right_status[];
+  end if;
+  return array(
+    select s from unnest(enum_range(null::public.right_status)) s
+     where private.awaited_stage(s) = p_stage
+       and (p_outcome is distinct from 'refused' or s <> 'treatment_required')
+  );
+end;
+$$;
+
+-- The reviewer of an item or right at a stage, from its manager, BPO Métier, BPO Groupe and RA; null for the holder's
+-- own stage (user).
+create function private.stage_reviewer(
+  p_stage public.review_stage,
+  p_manager uuid,
+  p_bpo_metier uuid,
+  p_bpo_groupe uuid,
+  p_ra uuid
+) returns uuid
+language plpgsql immutable
+set search_path = ''
+as $$
+begin
+  return case p_stage
+    when 'manager' then p_manager
+    when 'bpo_metier' then p_bpo_metier
+    when 'bpo_groupe' then p_bpo_groupe
+    when 'ra' then p_ra
+  end;
 end;
 $$;
 
@@ -434,6 +455,7 @@ grant execute on function
   private.decision_status(public.review_stage, public.review_decision),
   private.waiting_states(public.review_stage, public.review_decision),
   private.awaited_stage(public.right_status),
+  private.stage_reviewer(public.review_stage, uuid, uuid, uuid, uuid),
   private.my_review_stage()
   to authenticated, service_role;
 
@@ -553,12 +575,12 @@ declare
 begin
   if tg_op = 'INSERT' then
     select c.status into new_status from public.campaigns c where c.id = new.campaign_id for share;
-    if new_status in ('completed', 'archived') then
+    if new_status = any (private.closed_campaign_statuses()) then
       perform private.refuse_closed_campaign_right();
     end if;
     return new;
   end if;
-  if exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status in ('completed', 'archived'))
+  if exists (select 1 from public.campaigns c where c.id = old.campaign_id and c.status = any (private.closed_campaign_statuses()))
      and exists (select 1 from public.users u where u.id = old.user_id)
      and exists (select 1 from public.applications a where a.id = old.application_id) then
     perform private.refuse_closed_campaign_right();
@@ -612,8 +634,8 @@ begin
     join changed_to n on n.id = o.id
     left join public.campaigns oc on oc.id = o.campaign_id
     left join public.campaigns nc on nc.id = n.campaign_id
-   where (n.campaign_id is distinct from o.campaign_id and nc.status in ('completed', 'archived'))
-      or (oc.status in ('completed', 'archived') and case
+   where (n.campaign_id is distinct from o.campaign_id and nc.status = any (private.closed_campaign_statuses()))
+      or (oc.status = any (private.closed_campaign_statuses()) and case
            -- Out of a closed campaign, only into the one being started.
            when n.campaign_id is distinct from o.campaign_id then nc.status is distinct from 'active'
            else
@@ -662,7 +684,7 @@ as $$
 declare
   closed boolean;
 begin
-  select bool_or(c.status in ('completed', 'archived')) into closed
+  select bool_or(c.status = any (private.closed_campaign_statuses())) into closed
     from public.campaigns c
    where c.id in (
      case when tg_op <> 'INSERT' then old.campaign_id end,

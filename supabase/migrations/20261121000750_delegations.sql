@@ -63,12 +63,7 @@ set search_path = ''
 as $$
 declare
   waiting_stage public.review_stage := private.awaited_stage(p_status);
-  reviewer uuid := case waiting_stage
-    when 'manager' then p_manager
-    when 'bpo_metier' then p_bpo_metier
-    when 'bpo_groupe' then p_bpo_groupe
-    when 'ra' then p_ra
-  end;
+  reviewer uuid := private.stage_reviewer(waiting_stage, p_manager, p_bpo_metier, p_bpo_groupe, p_ra);
 begin
   if waiting_stage is null
      or (reviewer is not null and reviewer <> p_holder

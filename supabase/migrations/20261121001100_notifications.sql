@@ -244,8 +244,10 @@ declare
   v_campaigns uuid[];
   -- The states in which an item waits for the BPO Métier, the BPO Groupe or the RA: only these make a digest (a
   -- holder's validation, which goes to the manager, does not).
-  v_reaching constant public.right_status[] := array['validated_manager', 'validated_bpo_metier', 'refused_user',
-    'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe', 'treatment_required']::public.right_status[];
+  v_reaching constant public.right_status[] := array(
+    select s from unnest(enum_range(null::public.right_status)) s
+     where private.awaited_stage(s) in ('bpo_metier', 'bpo_groupe', 'ra')
+  );
 begin
   if not private.notifications_live() then
     return null;
@@ -260,18 +262,19 @@ begin
     select coalesce(jsonb_agg(jsonb_build_object('campaign_id', s.campaign_id, 'reviewer_id', s.reviewer_id,
                                                  'stage', s.stage, 'n', s.n)), '[]')
       from (
-        select n.campaign_id,
-               case private.awaited_stage(n.status)
-                 when 'bpo_metier' then n.bpo_metier_id
-                 when 'bpo_groupe' then n.bpo_groupe_id
-                 when 'ra' then n.ra_id
-               end as reviewer_id,
-               private.awaited_stage(n.status) as stage,
-               count(*) as n
-          from changed_to n
-          join changed_from o on o.id = n.id
-         where n.status is distinct from o.status
-           and n.status = any ($1)
+        select m.campaign_id,
+               private.stage_reviewer(m.stage, null, m.bpo_metier_id, m.bpo_groupe_id, m.ra_id) as reviewer_id,
+               m.stage,
+               sum(m.n) as n
+          from (
+            select n.campaign_id, private.awaited_stage(n.status) as stage, n.bpo_metier_id, n.bpo_groupe_id, n.ra_id,
+                   count(*) as n
+              from changed_to n
+              join changed_from o on o.id = n.id
+             where n.status is distinct from o.status
+               and n.status = any ($1)
+             group by 1, 2, 3, 4, 5
+          ) m
          group by 1, 2, 3
       ) s
      where s.reviewer_id is not null

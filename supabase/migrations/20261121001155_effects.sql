@@ -69,12 +69,8 @@ begin
   -- The next reviewer's digest, as notify_items_moved words it, unless four eyes gives the item to the fallback
   -- reviewers (its reviewer already answered another stage of it).
   v_stage := private.awaited_stage(p_new_status);
-  v_reviewer := case v_stage
-    when 'bpo_metier' then p_item.bpo_metier_id
-    when 'bpo_groupe' then p_item.bpo_groupe_id
-    when 'ra' then p_item.ra_id
-  end;
-  if v_reviewer is not null
+  v_reviewer := private.stage_reviewer(v_stage, p_item.manager_id, p_item.bpo_metier_id, p_item.bpo_groupe_id, p_item.ra_id);
+  if v_stage <> 'manager' and v_reviewer is not null
      and private.answered_other_stage(p_item.right_id, p_item.campaign_id, array[v_reviewer], v_stage) is null then
     perform private.queue_stage_digests(jsonb_build_array(jsonb_build_object(
       'campaign_id', p_item.campaign_id, 'reviewer_id', v_reviewer, 'stage', v_stage, 'n', 1

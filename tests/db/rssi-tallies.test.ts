@@ -1,5 +1,5 @@
 // The RSSI dashboard reads, without a search, what the database tallies as the rights and decisions change
-// (20261121000900_reporting.sql, « RSSI dashboard: tallies »). After every step of a random workload (decisions along
+// (20261121000920_rssi_tallies.sql). After every step of a random workload (decisions along
 // the whole workflow, imports, relabelling, last uses, deletions, campaign starts and completions, leavers, deleted
 // profiles, decisions moved in time, second rights and accounts, separation-of-duties rights and rules) the tallies and
 // the risk sets (« RSSI dashboard: risk sets ») equal a full count of the rows, and the dashboard's figures, under

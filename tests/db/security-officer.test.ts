@@ -1,4 +1,4 @@
-// The security officer's figures (SPEC §2 and §9), computed in Postgres by 20261121000900_reporting.sql:
+// The security officer's figures (SPEC §2 and §9), computed in Postgres by the reporting migrations (…0900 to …0970):
 // the RSSI dashboard and its CSV export, the compliance page, the audit page. Each figure is checked against a dataset
 // crafted here with known answers, and against an independent reading of SPEC §9 in TypeScript over every row
 // (tests/db/support/security-officer.ts), on more than 1000 rights and 1000 audit events so that nothing can hide
@@ -383,7 +383,7 @@ afterAll(() => db.close())
 
 // ─── Callers ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** When set, the most rights a search may match and still be read from a short list (see private.few_rights_matching). */
+/** When set, the most rights a search may match and still be read from a short list (see private.rights_matching_if_few). */
 let searchListMax: number | undefined
 
 function asRssi<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
@@ -702,7 +702,7 @@ describe('RSSI dashboard: state figures', () => {
 
   it('gives the same figures whether a search is read from a short list of matches or tested right by right', async () => {
     const shortList = (search: string) =>
-      asRssi(async (tx) => (await one<{ short: boolean }>(tx, `select private.few_rights_matching(private.search_pattern($1)) is not null as short`, [search])).short)
+      asRssi(async (tx) => (await one<{ short: boolean }>(tx, `select private.rights_matching_if_few(private.search_pattern($1)) is not null as short`, [search])).short)
     const searches: RightFilter[] = [
       { search: 'Bulk', accountType: 'technical' },
       { search: 'bulk', applicationId: apps.bulk },
@@ -1204,14 +1204,14 @@ describe('access: only rssi', () => {
       `select n.nspname || '.' || p.proname as name, p.prosecdef as definer
          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where (n.nspname = 'public' and p.proname like 'rssi\\_%')
-           or (n.nspname = 'private' and p.proname in ('rights_matching', 'audit_matching', 'audit_matching_page', 'few_rights_matching'))
+           or (n.nspname = 'private' and p.proname in ('rights_matching', 'audit_matching', 'audit_matching_page', 'rights_matching_if_few'))
         order by 1`,
     )
     expect(rows).toEqual([
       { name: 'private.audit_matching', definer: true },
       { name: 'private.audit_matching_page', definer: true },
-      { name: 'private.few_rights_matching', definer: false },
       { name: 'private.rights_matching', definer: true },
+      { name: 'private.rights_matching_if_few', definer: false },
       ...calls.map(([name]) => ({ name: `public.${name}`, definer: false })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     ])
     for (const sql of [

@@ -1,5 +1,6 @@
 // An independent reading of SPEC §9 in TypeScript, over rows read straight from the tables as the database owner: the
-// figures of the security officer's functions (20261121000900_reporting.sql) are checked against it.
+// figures of the security officer's functions (20261121000940_rssi_dashboard.sql and the files around it) are checked
+// against it.
 import type { Sql } from '../../../supabase/local/database'
 
 export const DAY = 86_400_000
