@@ -165,8 +165,11 @@ export function createSupabaseAuthGateway(client: SupabaseClient, { storage, goo
     },
 
     async verifyTotp(factorId, code) {
-      const { error } = await client.auth.mfa.challengeAndVerify({ factorId, code })
+      const { data, error } = await client.auth.mfa.challengeAndVerify({ factorId, code })
       if (error) throw classifySecondFactorFailure(error)
+      // supabase-js hands realtime a new token on sign-in and refresh, not on a verified factor: the live topics of
+      // the role would otherwise be joined with the aal1 token, which the database no longer empowers.
+      await client.realtime.setAuth(data.access_token)
     },
   }
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../supabase/local/database'
 import { startLocalServer, type LocalServer } from '../../supabase/local/server'
 import { freshDatabase } from '../support/database'
 import { DEMO_PASSWORD } from './support/server'
+import { withDemoSecondFactor } from '../support/second-factor'
 
 // The app's live topics through an unmodified supabase-js, on the real migrations: who may join which private topic,
 // and what a decision announces to whom.
@@ -30,10 +31,13 @@ afterAll(async () => {
 })
 
 async function signedIn(email: string): Promise<{ client: SupabaseClient; id: string }> {
-  const client = createClient(server.url, server.config.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as never },
-  })
+  // A demo administrator's or RSSI's sign-in passes their second factor, as in the app.
+  const client = withDemoSecondFactor(
+    createClient(server.url, server.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+    }),
+  )
   clients.push(client)
   const { data, error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
   if (error) throw error

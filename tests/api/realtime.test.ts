@@ -6,6 +6,7 @@ import { signJwt } from '../../supabase/local/keys'
 import { startLocalServer, type LocalServer } from '../../supabase/local/server'
 import { freshDatabase } from '../support/database'
 import { DEMO_PASSWORD } from './support/server'
+import { withDemoSecondFactor } from '../support/second-factor'
 
 const THOMAS = '00000000-0000-4000-b000-000000000002'
 const JULIE = '00000000-0000-4000-a000-000000000001'
@@ -73,11 +74,14 @@ afterAll(async () => {
 })
 
 function client(): SupabaseClient {
-  const created = createClient(server.url, server.config.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    // Node 20 has no global WebSocket.
-    realtime: { transport: WebSocket as never },
-  })
+  // A demo administrator's or RSSI's sign-in passes their second factor, as in the app.
+  const created = withDemoSecondFactor(
+    createClient(server.url, server.config.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // Node 20 has no global WebSocket.
+      realtime: { transport: WebSocket as never },
+    }),
+  )
   clients.push(created)
   return created
 }

@@ -18,6 +18,8 @@ export async function passDemoSecondFactor(client: SupabaseClient<never>, email:
   if (!factor) return
   const verified = await client.auth.mfa.challengeAndVerify({ factorId: factor.id, code })
   if (verified.error) throw verified.error
+  // supabase-js hands realtime a new token on sign-in and refresh, not on a verified factor.
+  await client.realtime.setAuth(verified.data.access_token)
 }
 
 /**
