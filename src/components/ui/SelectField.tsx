@@ -1,5 +1,6 @@
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react'
 import { cn } from '@/lib/cn'
+import { FieldError, FieldLabel, fieldControlClasses } from './field-parts'
 
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: string
@@ -17,24 +18,14 @@ export function SelectField({ label, error, hint, className, children, ...rest }
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-gray-700">
+      <FieldLabel htmlFor={id} required={rest.required}>
         {label}
-        {rest.required && (
-          <span aria-hidden="true" className="text-red-600">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      </FieldLabel>
       <select
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className={cn(
-          'block w-full rounded-md border bg-white px-3 py-2 text-sm text-gray-900 shadow-sm',
-          'focus:border-primary-500 focus:outline-none focus:ring-2 focus:ring-primary-500',
-          error ? 'border-red-500' : 'border-gray-300',
-        )}
+        className={cn(...fieldControlClasses(error))}
         {...rest}
       >
         {children}
@@ -44,11 +35,7 @@ export function SelectField({ label, error, hint, className, children, ...rest }
           {hint}
         </p>
       )}
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
 import { cn } from '@/lib/cn'
+import { FieldError, FieldLabel, fieldControlClasses } from './field-parts'
 
 export interface TextInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string
@@ -18,15 +19,9 @@ export function TextInput({ label, error, help, icon, id, className, ...rest }: 
 
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-gray-700">
+      <FieldLabel htmlFor={inputId} required={rest.required}>
         {label}
-        {rest.required && (
-          <span aria-hidden="true" className="text-red-600">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      </FieldLabel>
       <div className="relative">
         {icon && (
           <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-gray-400">
@@ -38,19 +33,13 @@ export function TextInput({ label, error, help, icon, id, className, ...rest }: 
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           className={cn(
-            'block w-full rounded-md border bg-white px-3 py-2 text-sm text-gray-900 shadow-sm',
-            'focus:border-primary-500 focus:outline-none focus:ring-2 focus:ring-primary-500',
-            error ? 'border-red-500' : 'border-gray-300',
+            ...fieldControlClasses(error),
             icon ? 'pl-10' : null,
           )}
           {...rest}
         />
       </div>
-      {error && (
-        <p id={errorId} className="mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
       {help && (
         <p id={helpId} className="mt-1 text-sm text-gray-500">
           {help}
