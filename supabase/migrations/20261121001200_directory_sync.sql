@@ -605,7 +605,7 @@ begin
   end if;
   select u.email into v_email from public.users u where u.id = p_user_id;
   if v_email is null then
-    raise exception 'Personne introuvable.' using errcode = 'P0002';
+    raise exception 'Personne introuvable.' using errcode = '22023';
   end if;
   with removed as (
     delete from auth.mfa_factors f using auth.users a
