@@ -18,6 +18,7 @@ import {
   campaignStatusTone,
   isEditable,
   nextTransition,
+  recurrenceText,
   type Campaign,
 } from './model'
 
@@ -105,9 +106,11 @@ interface CampaignsTableProps extends CampaignActions {
   /** The header row, whose cells sort the list. */
   header: ReactNode
   emptyMessage: string
+  /** The day a recurring campaign's next occurrence is counted from. */
+  today?: Date
 }
 
-export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessage, ...actions }: CampaignsTableProps) {
+export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessage, today = new Date(), ...actions }: CampaignsTableProps) {
   return (
     <Table caption="Campagnes" className={cardTable.table}>
       <TableHead className={cardTable.head}>{header}</TableHead>
@@ -130,6 +133,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
                   {campaign.description}
                 </p>
               )}
+              {campaign.recurrence && <p className="text-xs text-gray-600">{recurrenceText(campaign, today)}</p>}
             </td>
             <Cell label="Application" className="min-w-32">
               {applicationScopeLabel(campaign)}

@@ -1,9 +1,10 @@
 /** Pure logic of the campaigns feature: form rules, table figures, the three Excel files (SPEC §2, §3, §4, §5, §9). */
-import { format } from 'date-fns'
+import { addMonths, format, isAfter, parseISO } from 'date-fns'
 import { formatDate } from '@/lib/dates'
 import {
   ACCOUNT_TYPES,
   CAMPAIGN_RECURRENCES,
+  CAMPAIGN_RECURRENCE_LABELS,
   accountTypeLabel,
   campaignStatusLabel,
   rightStatusLabel,
@@ -31,6 +32,8 @@ export interface Campaign {
   recurrence: CampaignRecurrence | null
   /** Started by the scheduled pass on its start date. */
   autoStart: boolean
+  /** The occurrence the scheduled pass created after this one, once it exists (read with the Campagnes page only). */
+  nextOccurrence: NextOccurrence | null
   /** E-mails to its reviewers and creator (start, stages, completion), and reminders before its end date. */
   notificationsEnabled: boolean
   remindersEnabled: boolean
@@ -45,6 +48,38 @@ export interface Campaign {
   validatedManagerCount: number
   validatedBpoMetierCount: number
 }
+
+export interface NextOccurrence {
+  id: string
+  name: string
+  startDate: string
+}
+
+const RECURRENCE_MONTHS: Record<CampaignRecurrence, number> = { quarterly: 3, semiannual: 6, annual: 12 }
+
+/**
+ * When the scheduled pass makes the next occurrence of a recurring campaign that has started: one period after its
+ * start, or the first such start not yet past when periods were missed (as run_campaign_schedule counts them). Null for
+ * a one-off, a draft, or one whose next occurrence exists.
+ */
+export function nextOccurrenceDate(campaign: Pick<Campaign, 'recurrence' | 'status' | 'startDate' | 'nextOccurrence'>, today: Date): Date | null {
+  if (!campaign.recurrence || campaign.status === 'draft' || campaign.nextOccurrence) return null
+  const months = RECURRENCE_MONTHS[campaign.recurrence]
+  let next = addMonths(parseISO(campaign.startDate), months)
+  while (!isAfter(addMonths(next, months), today)) next = addMonths(next, months)
+  return next
+}
+
+/** Under a recurring campaign's name in the list: how often, and its next occurrence (made, or when it will be). */
+export function recurrenceText(campaign: Pick<Campaign, 'recurrence' | 'status' | 'startDate' | 'nextOccurrence'>, today: Date): string | null {
+  if (!campaign.recurrence) return null
+  const label = CAMPAIGN_RECURRENCE_LABELS[campaign.recurrence]
+  if (campaign.nextOccurrence) return `${label} · occurrence suivante : « ${campaign.nextOccurrence.name} »`
+  const next = nextOccurrenceDate(campaign, today)
+  return next ? `${label} · prochaine occurrence le ${formatDate(next)}` : `${label} · prochaine occurrence un ${RECURRENCE_PERIOD[campaign.recurrence]} après le démarrage`
+}
+
+const RECURRENCE_PERIOD: Record<CampaignRecurrence, string> = { quarterly: 'trimestre', semiannual: 'semestre', annual: 'an' }
 
 // ─── Table ──────────────────────────────────────────────────────────────────────────────────────────────────────
 

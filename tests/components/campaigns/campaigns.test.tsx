@@ -46,6 +46,7 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     validatedBpoMetierCount: 0,
     recurrence: null,
     autoStart: false,
+    nextOccurrence: null,
     notificationsEnabled: true,
     remindersEnabled: true,
     ...overrides,

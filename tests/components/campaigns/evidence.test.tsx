@@ -38,6 +38,7 @@ function campaign(id: string, name: string, status: Campaign['status']): Campaig
     validatedBpoMetierCount: 0,
     recurrence: null,
     autoStart: false,
+    nextOccurrence: null,
     notificationsEnabled: true,
     remindersEnabled: true,
   }

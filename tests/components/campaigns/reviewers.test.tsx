@@ -34,6 +34,7 @@ const T4: Campaign = {
   validatedBpoMetierCount: 0,
   recurrence: null,
   autoStart: false,
+  nextOccurrence: null,
   notificationsEnabled: true,
   remindersEnabled: true,
 }

@@ -2,7 +2,7 @@
 import type { AccountType, CampaignRecurrence, CampaignStatus } from '@/domain/labels'
 import { throwApiError } from '@/lib/api-error'
 import { getSupabase } from '@/lib/supabase'
-import type { Campaign } from '../model'
+import type { Campaign, NextOccurrence } from '../model'
 
 export interface CampaignRow {
   id: string
@@ -36,7 +36,7 @@ export interface ProgressRow {
 
 export const CAMPAIGN_SELECT = '*, application:application_id(name), creator:created_by(first_name,last_name,email)'
 
-export function toCampaign(row: CampaignRow, figures: ProgressRow | undefined): Campaign {
+export function toCampaign(row: CampaignRow, figures: ProgressRow | undefined, next: NextOccurrence | null = null): Campaign {
   const creator = row.creator ? [row.creator.first_name, row.creator.last_name].filter(Boolean).join(' ') : ''
   return {
     id: row.id,
@@ -53,6 +53,7 @@ export function toCampaign(row: CampaignRow, figures: ProgressRow | undefined): 
     createdAt: row.created_at,
     recurrence: (row.recurrence ?? null) as CampaignRecurrence | null,
     autoStart: row.auto_start ?? false,
+    nextOccurrence: next,
     notificationsEnabled: row.notifications_enabled ?? true,
     remindersEnabled: row.reminders_enabled ?? true,
     progress: figures?.progress ?? null,
@@ -63,6 +64,21 @@ export function toCampaign(row: CampaignRow, figures: ProgressRow | undefined): 
     validatedManagerCount: figures?.validated_manager_count ?? 0,
     validatedBpoMetierCount: figures?.validated_bpo_metier_count ?? 0,
   }
+}
+
+/** The occurrences that follow the given campaigns, by the campaign they follow. */
+export async function nextOccurrencesOf(ids: readonly string[]): Promise<Map<string, NextOccurrence>> {
+  if (ids.length === 0) return new Map()
+  const { data, error } = await getSupabase()
+    .from('campaigns')
+    .select('id, name, start_date, previous_occurrence_id')
+    .in('previous_occurrence_id', ids)
+  if (error) throwApiError(error)
+  return new Map(
+    (data ?? []).flatMap((row) =>
+      row.previous_occurrence_id ? [[row.previous_occurrence_id, { id: row.id, name: row.name, startDate: row.start_date }] as const] : [],
+    ),
+  )
 }
 
 /** The figures of the given campaigns only. */

@@ -3,7 +3,7 @@ import { throwApiError } from '@/lib/api-error'
 import { getSupabase } from '@/lib/supabase'
 import type { Campaign } from '../model'
 import { campaignKeys } from './campaign-keys'
-import { CAMPAIGN_SELECT, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
+import { CAMPAIGN_SELECT, nextOccurrencesOf, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
 
 /** The campaign a link names (?campagne=<id>), wherever it is in the list, or null when there is none with this id. */
 export async function fetchCampaign(id: string): Promise<Campaign | null> {
@@ -13,7 +13,8 @@ export async function fetchCampaign(id: string): Promise<Campaign | null> {
   if (error) throwApiError(error)
   const row = data?.[0]
   if (!row) return null
-  return toCampaign(row, (await progressOf([row.id])).get(row.id))
+  const [figures, next] = await Promise.all([progressOf([row.id]), nextOccurrencesOf([row.id])])
+  return toCampaign(row, figures.get(row.id), next.get(row.id) ?? null)
 }
 
 export const useCampaign = (id: string | null) =>

@@ -4,7 +4,7 @@ import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/pagi
 import { getSupabase } from '@/lib/supabase'
 import type { Campaign } from '../model'
 import { campaignKeys } from './campaign-keys'
-import { CAMPAIGN_SELECT, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
+import { CAMPAIGN_SELECT, nextOccurrencesOf, progressOf, toCampaign, type CampaignRow } from './campaign-rows'
 
 /** The columns the Campagnes page sorts on, each read as its orders; the id comes last as a tie-breaker. */
 export const CAMPAIGN_SORTS = {
@@ -33,8 +33,9 @@ export async function fetchCampaignsPage(request: PageRequest<CampaignSort>): Pr
   const { data, error, count } = await query.order('id').range(...pageRange(request)).overrideTypes<CampaignRow[], { merge: false }>()
   if (error) throwApiError(error)
   const rows = data ?? []
-  const figures = await progressOf(rows.map((row) => row.id))
-  return { rows: rows.map((row) => toCampaign(row, figures.get(row.id))), total: count ?? 0 }
+  const ids = rows.map((row) => row.id)
+  const [figures, next] = await Promise.all([progressOf(ids), nextOccurrencesOf(ids)])
+  return { rows: rows.map((row) => toCampaign(row, figures.get(row.id), next.get(row.id) ?? null)), total: count ?? 0 }
 }
 
 // The page read keeps showing while the next one loads, so that paging and typing never blank the table.
