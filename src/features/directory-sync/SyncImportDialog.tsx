@@ -6,6 +6,7 @@ import { Dialog } from '@/components/ui/Dialog'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { FileInput } from '@/components/ui/FileInput'
 import { Spinner } from '@/components/ui/Spinner'
+import { LineProblemsList } from '@/components/ui/LineProblemsList'
 import { downloadCsv } from '@/lib/csv'
 import { countText } from '@/domain/plural'
 import { previewImport, useApplyImport, type FunctionOutcome, type SyncReport } from './api'
@@ -23,25 +24,6 @@ interface LoadedFile {
 
 const UNREADABLE = "Le fichier n'a pas pu être lu."
 const numberFr = new Intl.NumberFormat('fr-FR')
-
-function LineList({ title, lines }: { title: string; lines: readonly LineProblems[] }) {
-  const id = useId()
-  return (
-    <section aria-labelledby={id} className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-      <h3 id={id} className="font-medium">
-        {title}
-      </h3>
-      <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto" aria-labelledby={id}>
-        {lines.map((report) => (
-          <li key={report.line}>
-            <span className="font-medium">{`Ligne ${report.line}`}</span>
-            {` : ${report.errors.join(' ; ')}`}
-          </li>
-        ))}
-      </ul>
-    </section>
-  )
-}
 
 /** Every problem of each line, the browser's and the database's, line by line. */
 function mergeProblems(...lists: readonly (readonly LineProblems[])[]): LineProblems[] {
@@ -218,7 +200,7 @@ export function SyncImportDialog({ format, onClose }: { format: SyncFormat; onCl
             )}
           </p>
         )}
-        {problems.length > 0 && <LineList title="Lignes en erreur (corrigez le fichier puis choisissez-le à nouveau)" lines={problems} />}
+        {problems.length > 0 && <LineProblemsList title="Lignes en erreur (corrigez le fichier puis choisissez-le à nouveau)" lines={problems} />}
 
         {importer.isPending && invited && (
           <p role="status" className="text-sm text-gray-700">{`Invitations programmées : ${numberFr.format(invited.done)} / ${numberFr.format(invited.total)}`}</p>
@@ -227,7 +209,7 @@ export function SyncImportDialog({ format, onClose }: { format: SyncFormat; onCl
         {outcome?.report && !outcome.report.success && (
           <div role="alert" className="space-y-2">
             <p className="text-sm font-medium text-red-800">Le serveur a refusé l'import : rien n'a été importé.</p>
-            <LineList title="Lignes refusées par le serveur" lines={outcome.report.errors} />
+            <LineProblemsList title="Lignes refusées par le serveur" lines={outcome.report.errors} />
           </div>
         )}
         {outcome?.report?.success && (

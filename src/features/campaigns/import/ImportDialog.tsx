@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { CheckCircle2, Download, Upload } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
@@ -6,11 +6,12 @@ import { ErrorBox } from '@/components/ui/ErrorBox'
 import { FileInput } from '@/components/ui/FileInput'
 import { SelectField } from '@/components/ui/SelectField'
 import { Spinner } from '@/components/ui/Spinner'
+import { LineProblemsList } from '@/components/ui/LineProblemsList'
 import { downloadCsv } from '@/lib/csv'
 import { campaignStatusLabel } from '@/domain/labels'
 import { countText } from '@/domain/plural'
 import { useCampaigns, useImportReference, useImportUserRights } from '../api'
-import type { ImportRecord, LineReport } from './csv-import'
+import type { ImportRecord } from './csv-import'
 import { IMPORT_COLUMNS, IMPORT_LIMITS, TEMPLATE_FILE_NAME, importTemplate } from './template'
 
 type Parser = typeof import('./csv-import')
@@ -23,24 +24,6 @@ interface LoadedFile {
 
 const UNREADABLE = "Le fichier n'a pas pu être lu."
 const numberFr = new Intl.NumberFormat('fr-FR')
-
-function LineList({ id, title, lines }: { id: string; title: string; lines: readonly LineReport[] }) {
-  return (
-    <section aria-labelledby={id} className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-      <h3 id={id} className="font-medium">
-        {title}
-      </h3>
-      <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto" aria-labelledby={id}>
-        {lines.map((report) => (
-          <li key={report.line}>
-            <span className="font-medium">{`Ligne ${report.line}`}</span>
-            {` : ${report.errors.join(' ; ')}`}
-          </li>
-        ))}
-      </ul>
-    </section>
-  )
-}
 
 /**
  * Import of rights from a CSV file into a campaign or into none (ARCHITECTURE §3): the file is read and checked in
@@ -56,8 +39,6 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [reading, setReading] = useState(false)
   const [inputKey, setInputKey] = useState(0)
   const latestRead = useRef(0)
-  const problemsId = useId()
-  const reportId = useId()
 
   // A completed or archived campaign takes no more rights (import_user_rights refuses it).
   const targets = (campaigns.data ?? []).filter((campaign) => campaign.status === 'draft' || campaign.status === 'active')
@@ -181,14 +162,14 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           </p>
         )}
         {analysis && analysis.problems.length > 0 && (
-          <LineList id={problemsId} title="Lignes en erreur (corrigez le fichier puis choisissez-le à nouveau)" lines={analysis.problems} />
+          <LineProblemsList title="Lignes en erreur (corrigez le fichier puis choisissez-le à nouveau)" lines={analysis.problems} />
         )}
 
         {importer.error && <ErrorBox title="Import refusé" message={importer.error.message} />}
         {report && !report.success && (
           <div role="alert" className="space-y-2">
             <p className="text-sm font-medium text-red-800">Le serveur a refusé l'import : aucun droit n'a été importé.</p>
-            <LineList id={reportId} title="Lignes refusées par le serveur" lines={report.errors} />
+            <LineProblemsList title="Lignes refusées par le serveur" lines={report.errors} />
           </div>
         )}
         {report?.success && (
