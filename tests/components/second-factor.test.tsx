@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { SecondFactorError } from '@/auth/errors'
 import { renderApp } from './support/render-app'
 import { createFakeGateway, DEMO_PASSWORD, makeUser } from './support/fake-auth'
@@ -52,5 +52,20 @@ describe('second factor at sign-in', () => {
     expect(await screen.findByRole('img', { name: /QR code/ })).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml/))
     expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Activer et se connecter' })).toBeInTheDocument()
+  })
+})
+
+describe('demo panel', () => {
+  it('shows the demo second factors and, on request, their current codes', async () => {
+    const { user } = renderApp({ path: '/login' })
+    const panel = await screen.findByRole('region', { name: 'Second facteur de démonstration' })
+    expect(panel).toHaveTextContent('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP')
+    expect(screen.queryByTestId('demo-totp-admin@example.com')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Afficher les codes actuels' }))
+    const { Secret, TOTP } = await import('otpauth')
+    const totp = new TOTP({ secret: Secret.fromBase32('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP') })
+    await waitFor(() => expect(screen.getByTestId('demo-totp-admin@example.com')).toHaveTextContent(/^\d{6}$/))
+    // The code of this period, or of the one before if the period turned meanwhile.
+    expect([totp.generate(), totp.generate({ timestamp: Date.now() - 30_000 })]).toContain(screen.getByTestId('demo-totp-admin@example.com').textContent)
   })
 })
