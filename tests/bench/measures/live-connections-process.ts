@@ -69,8 +69,12 @@ async function tokenFor(backendUrl: string, person: Person): Promise<string> {
       app_metadata: { provider: 'email', providers: ['email'] },
       user_metadata: {},
       role: 'authenticated',
-      aal: 'aal1',
-      amr: [{ method: 'password', timestamp: Math.floor(Date.now() / 1000) }],
+      // As a session that passed its second factor, which the roles of admin and rssi need for their topics.
+      aal: 'aal2',
+      amr: [
+        { method: 'totp', timestamp: Math.floor(Date.now() / 1000) },
+        { method: 'password', timestamp: Math.floor(Date.now() / 1000) },
+      ],
       session_id: randomUUID(),
       is_anonymous: false,
     },
