@@ -10,6 +10,7 @@ import { datasetCounts, datasetEmail, FULL_SCALE, loadLargeDataset, type Dataset
 import { databaseUrlFor } from '../support/global-setup'
 import { actAs, demo, type DemoRole } from './support/actors'
 import { count, one } from './support/fixtures'
+import { DEMO_TOTP_SECRETS } from '@/pages/login/demo-accounts'
 
 const scale = 0.01
 const asOf = '2026-11-20'
@@ -283,6 +284,12 @@ describe('accounts', () => {
         join auth.identities i on i.user_id = u.id where u.id = $1 and u.email = $2`, [demo[role].id, demo[role].email])
       expect(account).toEqual({ role })
     }
+  })
+
+  it('gives the demo administrator and RSSI their demo second factor, as the demo seed does', async () => {
+    const { rows } = await db.query<{ email: string; secret: string }>(`select u.email, f.secret from auth.mfa_factors f
+      join auth.users u on u.id = f.user_id where f.factor_type = 'totp' and f.status = 'verified' order by u.email`)
+    expect(rows).toEqual(Object.entries(DEMO_TOTP_SECRETS).map(([email, secret]) => ({ email, secret })).sort((a, b) => a.email.localeCompare(b.email)))
   })
 
   it('gives the demo reviewers non-empty queues, the manager about 1,500 rights at full scale', async () => {

@@ -1,3 +1,4 @@
+import { DEMO_TOTP_SECRETS } from '../../../src/pages/login/demo-accounts'
 import { DATASET_PASSWORD_HASH } from './options'
 import { demoAccounts } from './people'
 
@@ -95,6 +96,12 @@ select u.id, u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.
 from auth.users u
 order by u.email;
 
+-- The demo administrator's and RSSI's second factor, with the demo seed's secrets: they sign in as in the demo.
+insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+select gen_random_uuid(), u.id, 'Démo', 'totp', 'verified', u.created_at, u.created_at, f.secret
+from (values ${demoFactorValues()}) f (email, secret)
+join auth.users u on u.email = f.email;
+
 insert into public.applications (id, name, description, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, created_at, updated_at)
 select id, name, description, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id,
   ${now} - interval '1 day' * (1500 - n), ${now} - interval '1 day' * (400 - n % 300)
@@ -123,4 +130,11 @@ from (
   where a.n < 7
 ) as r (name, description, application_id, parameters, enabled, age)
 order by r.age desc;`
+}
+
+/** The demo accounts' TOTP secrets as SQL rows (e-mail, secret): fixed public demo values, never a person's. */
+function demoFactorValues(): string {
+  return Object.entries(DEMO_TOTP_SECRETS)
+    .map(([email, secret]) => `('${email}', '${secret}')`)
+    .join(', ')
 }

@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core'
+import { demoTotpCode } from '../../support/second-factor'
 
 export const DEMO_PASSWORD = 'Demo1234!'
 const CHROMIUM = '/usr/bin/chromium'
@@ -27,13 +28,28 @@ export async function fillLogin(page: Page, email: string) {
   await page.getByLabel('Mot de passe').fill(DEMO_PASSWORD)
 }
 
-/** Signs in with "Se souvenir de moi", so the session is in localStorage and other tabs and contexts can reuse it. */
+/**
+ * Signs in with "Se souvenir de moi", so the session is in localStorage and other tabs and contexts can reuse it; an
+ * administrator or RSSI then types their demo second factor's code, as the app asks.
+ */
 export async function signIn(page: Page, email: string) {
   await page.goto('/login')
   await fillLogin(page, email)
   await page.getByRole('checkbox', { name: 'Se souvenir de moi' }).check()
   await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+  if (demoTotpCode(email)) {
+    await fillSecondFactor(page, email)
+    await page.getByRole('button', { name: 'Vérifier' }).click()
+  }
   await page.getByRole('navigation', { name: 'Menu principal' }).waitFor()
+}
+
+/** On the second-factor page the app opens after the password, types the demo account's current code. */
+export async function fillSecondFactor(page: Page, email: string) {
+  const code = demoTotpCode(email)
+  if (!code) throw new Error(`${email} has no demo second factor`)
+  await page.waitForURL('**/verification')
+  await page.getByLabel('Code à 6 chiffres').fill(code)
 }
 
 /**
