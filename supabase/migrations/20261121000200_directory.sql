@@ -102,7 +102,7 @@ $$;
 revoke execute on function private.needs_second_factor(public.user_role), public.mfa_required() from public, anon;
 grant execute on function public.mfa_required() to authenticated;
 
--- True for admin and for rssi: both administer the campaigns, people, applications and controls (SPEC §1).
+-- True for admin and for rssi: both administer the campaigns, people, applications and control rules (SPEC §1).
 create function private.is_admin_or_rssi() returns boolean
 language plpgsql stable security definer
 set search_path = ''
@@ -187,11 +187,11 @@ create trigger users_guard_delete
 
 -- Policies (ARCHITECTURE §5): the directory is readable by every signed-in user. A person may create
 -- their own profile once, at first sign-in, as a plain user bearing their auth id and e-mail.
-create policy users_select on public.users
+create policy "Signed-in people may read the directory" on public.users
   for select to authenticated
   using (true);
 
-create policy users_insert on public.users
+create policy "Admins and the RSSI may add people; newcomers their own profile" on public.users
   for insert to authenticated
   with check (
     (select private.is_admin_or_rssi())
@@ -205,12 +205,12 @@ create policy users_insert on public.users
     )
   );
 
-create policy users_update on public.users
+create policy "Admins and the RSSI may update anyone; people their own profile" on public.users
   for update to authenticated
   using ((select private.is_admin_or_rssi()) or id = (select auth.uid()))
   with check ((select private.is_admin_or_rssi()) or id = (select auth.uid()));
 
-create policy users_delete on public.users
+create policy "Admins and the RSSI may delete people" on public.users
   for delete to authenticated
   using ((select private.is_admin_or_rssi()));
 

@@ -326,7 +326,7 @@ revoke execute on function public.verify_audit_chain() from public, anon;
 grant execute on function public.verify_audit_chain() to authenticated, service_role;
 
 -- The trail is the security officer's.
-create policy audit_logs_select on public.audit_logs
+create policy "The RSSI may read the audit trail" on public.audit_logs
   for select to authenticated
   using ((select private.is_rssi()));
 

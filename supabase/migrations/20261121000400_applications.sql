@@ -94,20 +94,20 @@ end;
 $$;
 
 
-create policy applications_select on public.applications
+create policy "Signed-in people may read applications" on public.applications
   for select to authenticated
   using (true);
 
-create policy applications_insert on public.applications
+create policy "Admins and the RSSI may add applications" on public.applications
   for insert to authenticated
   with check ((select private.is_admin_or_rssi()));
 
-create policy applications_update on public.applications
+create policy "Admins and the RSSI may update applications" on public.applications
   for update to authenticated
   using ((select private.is_admin_or_rssi()))
   with check ((select private.is_admin_or_rssi()));
 
-create policy applications_delete on public.applications
+create policy "Admins and the RSSI may delete applications" on public.applications
   for delete to authenticated
   using ((select private.is_admin_or_rssi()));
 

@@ -152,20 +152,20 @@ create trigger campaigns_guard_delete
   before delete on public.campaigns
   for each row execute function private.guard_campaign_delete();
 
-create policy campaigns_select on public.campaigns
+create policy "Signed-in people may read campaigns" on public.campaigns
   for select to authenticated
   using (true);
 
-create policy campaigns_insert on public.campaigns
+create policy "Admins and the RSSI may create campaigns" on public.campaigns
   for insert to authenticated
   with check ((select private.is_admin_or_rssi()));
 
-create policy campaigns_update on public.campaigns
+create policy "Admins and the RSSI may update campaigns" on public.campaigns
   for update to authenticated
   using ((select private.is_admin_or_rssi()))
   with check ((select private.is_admin_or_rssi()));
 
-create policy campaigns_delete on public.campaigns
+create policy "Admins and the RSSI may delete campaigns" on public.campaigns
   for delete to authenticated
   using ((select private.is_admin_or_rssi()));
 
@@ -242,7 +242,7 @@ create trigger campaign_items_set_updated_at
 
 -- Who reads an item: whoever could read the right when it was reviewed (ARCHITECTURE §5, on the copy's people):
 -- its holder, the holder's manager, the application's RA, BPO Métier, BPO Groupe and RSSI; admin and rssi.
-create policy campaign_items_select on public.campaign_items
+create policy "Its people, admins and the RSSI may read a campaign item" on public.campaign_items
   for select to authenticated
   using (
     (select private.is_admin_or_rssi())

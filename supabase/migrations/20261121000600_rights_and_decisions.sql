@@ -222,7 +222,7 @@ create index right_decisions_decided_at_idx on public.right_decisions (decided_a
 
 -- Who sees a right (ARCHITECTURE §5): its holder, the holder's manager, the application's owners,
 -- admin and rssi. The set-returning predicates are evaluated once per statement, not once per row.
-create policy user_rights_select on public.user_rights
+create policy "Holders, managers, owners, admins and RSSI may read a right" on public.user_rights
   for select to authenticated
   using (
     user_id = (select auth.uid())
@@ -231,7 +231,7 @@ create policy user_rights_select on public.user_rights
     or application_id in (select private.my_applications())
   );
 
-create policy user_rights_insert on public.user_rights
+create policy "Admins and the RSSI may add pending rights" on public.user_rights
   for insert to authenticated
   with check (
     (select private.is_admin_or_rssi())
@@ -241,12 +241,12 @@ create policy user_rights_insert on public.user_rights
     and review_comment is null
   );
 
-create policy user_rights_update on public.user_rights
+create policy "Admins and the RSSI may update rights" on public.user_rights
   for update to authenticated
   using ((select private.is_admin_or_rssi()))
   with check ((select private.is_admin_or_rssi()));
 
-create policy user_rights_delete on public.user_rights
+create policy "Admins and the RSSI may delete rights" on public.user_rights
   for delete to authenticated
   using ((select private.is_admin_or_rssi()));
 
@@ -258,7 +258,7 @@ grant update (role_name, account_type, justification, granted_at, last_used_at, 
 
 -- A decision is visible to whoever took it, to whoever may read the right or the campaign item it was taken on, and
 -- to admin and rssi (also once the right is gone).
-create policy right_decisions_select on public.right_decisions
+create policy "Its decider and the readers of its right may read a decision" on public.right_decisions
   for select to authenticated
   using (
     decided_by = (select auth.uid())

@@ -27,7 +27,7 @@ alter table public.control_rules enable row level security;
 
 create index control_rules_application_id_idx on public.control_rules (application_id);
 create index control_rules_created_at_idx on public.control_rules (created_at desc);
--- The rules page's search (src/features/controls/api.ts): each word in the name or the description.
+-- The control rules page's search: each word in the name or the description.
 select private.create_trigram_index('control_rules_name_trgm_idx', 'public.control_rules', 'name');
 select private.create_trigram_index('control_rules_description_trgm_idx', 'public.control_rules', 'description');
 
@@ -39,20 +39,20 @@ create trigger control_rules_audit
   after insert or update or delete on public.control_rules
   for each row execute function private.audit_row_change();
 
-create policy control_rules_select on public.control_rules
+create policy "Admins and the RSSI may read control rules" on public.control_rules
   for select to authenticated
   using ((select private.is_admin_or_rssi()));
 
-create policy control_rules_insert on public.control_rules
+create policy "Admins and the RSSI may add control rules" on public.control_rules
   for insert to authenticated
   with check ((select private.is_admin_or_rssi()));
 
-create policy control_rules_update on public.control_rules
+create policy "Admins and the RSSI may update control rules" on public.control_rules
   for update to authenticated
   using ((select private.is_admin_or_rssi()))
   with check ((select private.is_admin_or_rssi()));
 
-create policy control_rules_delete on public.control_rules
+create policy "Admins and the RSSI may delete control rules" on public.control_rules
   for delete to authenticated
   using ((select private.is_admin_or_rssi()));
 

@@ -126,7 +126,7 @@ create index review_delegations_delegator_idx on public.review_delegations (dele
 create index review_delegations_campaign_idx on public.review_delegations (campaign_id);
 
 -- The delegator, the delegate and admin/rssi read a delegation.
-create policy review_delegations_select on public.review_delegations
+create policy "Its two parties, admins and the RSSI may read a delegation" on public.review_delegations
   for select to authenticated
   using (
     delegator_id = (select auth.uid())
@@ -150,7 +150,7 @@ alter table public.campaign_fallback_reviewers enable row level security;
 
 create index campaign_fallback_reviewers_user_idx on public.campaign_fallback_reviewers (user_id, campaign_id);
 
-create policy campaign_fallback_reviewers_select on public.campaign_fallback_reviewers
+create policy "Signed-in people may read fallback reviewers" on public.campaign_fallback_reviewers
   for select to authenticated
   using (true);
 
@@ -175,7 +175,7 @@ alter table public.campaign_signoffs enable row level security;
 
 create index campaign_signoffs_reviewer_idx on public.campaign_signoffs (reviewer_id);
 
-create policy campaign_signoffs_select on public.campaign_signoffs
+create policy "Reviewers may read their sign-offs; admins and the RSSI all" on public.campaign_signoffs
   for select to authenticated
   using (reviewer_id = (select auth.uid()) or (select private.is_admin_or_rssi()));
 

@@ -59,7 +59,7 @@ create trigger notifications_set_updated_at
 
 -- Admin and rssi read the outbox (failures are theirs to see); nobody writes it through the API: only the
 -- security-definer code below does.
-create policy notifications_select on public.notifications
+create policy "Admins and the RSSI may read the outbox" on public.notifications
   for select to authenticated
   using ((select private.is_admin_or_rssi()));
 

@@ -70,33 +70,14 @@ grant execute on function private.import_line_limit(), private.parse_user_role(t
 --   invite, deactivated and reactivated_emails (empty on a dry run or a refusal): the people to invite (the screen
 --   sends their invitations next, in batches), and those the function that runs the import bans and unbans through the
 --   auth admin API.
-create function public.import_directory(p_rows jsonb, p_complete boolean default false, p_dry_run boolean default true)
-returns jsonb
-language plpgsql security definer
+-- import_directory's first step: the file's lines in pg_temp.directory_import (dropped at commit), each with the person
+-- it names if they exist, a new id otherwise, and its own problems (errors). p_me: the caller, who may not change
+-- their own role.
+create function private.stage_directory_import(p_rows jsonb, p_me uuid) returns void
+language plpgsql
 set search_path = ''
--- The planner guesses millions of rows for the tree walk below (a recursive query) and so compiled the checks to
--- machine code: about 0.7 s of JIT per call of 10,000 lines, preview and apply alike, for checks that take 0.5 s.
-set jit = off
 as $$
-declare
-  v_complete boolean := coalesce(p_complete, false);
-  v_dry_run boolean := coalesce(p_dry_run, true);
-  v_me uuid := auth.uid();
-  v_counts record;
-  v_errors jsonb;
-  v_leaving bigint := 0::bigint;
-  v_invite jsonb := '[]'::jsonb;
-  v_deactivated jsonb := '[]'::jsonb;
-  v_reactivated jsonb := '[]'::jsonb;
-  v_suppressed text;
-  v_actor_email text;
-  v_actor_name text;
 begin
-  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer l''annuaire.');
-  perform private.require_import_rows(p_rows);
-  -- One import at a time: two concurrent files would each check a tree the other is changing.
-  perform pg_advisory_xact_lock(hashtext('recertif.import_directory'));
-
   drop table if exists pg_temp.directory_import;
   -- The table created below, as plpgsql_check is to read it (scripts/db-lint/plpgsql-check.ts).
   perform 'PRAGMA:TABLE: directory_import (seq bigint, line integer, is_object boolean, email text, first_name text, '
@@ -151,19 +132,32 @@ begin
       'rôle inconnu : %s (attendus : Utilisateur, Manager, BPO Métier, BPO Groupe, Responsable d''Application, Administrateur, RSSI)',
       left(d.role_text, 60)) end,
     case when d.email is not null and d.seq <> d.first_seq then format('doublon de la ligne %s (%s)', d.first_line, left(d.email, 60)) end,
-    case when d.existing_id = v_me and d.role is not null and d.role <> d.existing_role then 'vous ne pouvez pas modifier votre propre rôle' end
+    case when d.existing_id = p_me and d.role is not null and d.role <> d.existing_role then 'vous ne pouvez pas modifier votre propre rôle' end
   ], null);
+end;
+$$;
 
+-- import_directory's second step: each line's manager (manager_id), and the problems of the tree the file makes: an
+-- unknown, deactivated or (p_complete) departing manager, a loop.
+create function private.check_directory_managers(p_complete boolean) returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform 'PRAGMA:TABLE: directory_import (seq bigint, line integer, is_object boolean, email text, first_name text, '
+          'last_name text, position text, department text, manager_email text, role_text text, role public.user_role, '
+          'first_line integer, first_seq bigint, existing_id uuid, existing_role public.user_role, '
+          'existing_active boolean, new_id uuid, manager_id uuid, errors text[])';
   -- Managers: someone of the file (whatever the line), else an active person of the directory who stays.
   update pg_temp.directory_import d set
-    manager_id = coalesce(r.file_id, case when not v_complete and r.active then r.directory_id end),
+    manager_id = coalesce(r.file_id, case when not p_complete and r.active then r.directory_id end),
     errors = d.errors || array_remove(array[
       case
         when lower(d.manager_email) = lower(d.email) then 'une personne ne peut pas être son propre manager'
         when r.file_id is not null then null
         when r.directory_id is null then format('manager inconnu : %s (ni dans le fichier ni dans l''annuaire)', left(d.manager_email, 60))
         when not r.active then format('manager désactivé : %s', left(d.manager_email, 60))
-        when v_complete then format('manager absent du fichier : %s (un import complet le désactiverait)', left(d.manager_email, 60))
+        when p_complete then format('manager absent du fichier : %s (un import complet le désactiverait)', left(d.manager_email, 60))
       end
     ], null)
   from (
@@ -211,7 +205,144 @@ begin
      set errors = d.errors || format('la chaîne des managers forme une boucle : %s', left(n.chain, 300))
     from named n
    where coalesce(d.existing_id, d.new_id) = n.start and d.seq = d.first_seq;
+end;
+$$;
 
+-- import_directory's writes, once the file has no problem: the people created, updated, reactivated and (p_complete)
+-- deactivated, and one audit event for each, by p_me. Returns the e-mails to invite, reactivated and deactivated.
+create function private.write_directory_import(
+  p_complete boolean,
+  p_me uuid,
+  out invite jsonb,
+  out reactivated jsonb,
+  out deactivated jsonb
+)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_suppressed text;
+  v_actor_email text;
+  v_actor_name text;
+begin
+  deactivated := '[]'::jsonb;
+  perform 'PRAGMA:TABLE: directory_import (seq bigint, line integer, is_object boolean, email text, first_name text, '
+          'last_name text, position text, department text, manager_email text, role_text text, role public.user_role, '
+          'first_line integer, first_seq bigint, existing_id uuid, existing_role public.user_role, '
+          'existing_active boolean, new_id uuid, manager_id uuid, errors text[])';
+  select coalesce(jsonb_agg(d.email order by d.line), '[]'::jsonb) into invite
+    from pg_temp.directory_import d where d.existing_id is null;
+  select coalesce(jsonb_agg(u.email order by u.email), '[]'::jsonb) into reactivated
+    from pg_temp.directory_import d join public.users u on u.id = d.existing_id where not u.active;
+
+  -- The people about to change, as they are, for their audit events below. Those events are written in one
+  -- statement rather than by the row trigger: row by row, each its own insert into the sealed trail, they took 15 of
+  -- the 17 seconds of an import of 10,000 people.
+  drop table if exists pg_temp.directory_before;
+  perform 'PRAGMA:TABLE: directory_before (id uuid, old_row jsonb)';
+  create temp table directory_before on commit drop as
+    select u.id, to_jsonb(u) - 'search_text' as old_row
+      from public.users u
+     where exists (select 1 from pg_temp.directory_import d where d.existing_id = u.id)
+        or (p_complete and u.active);
+  v_suppressed := coalesce(current_setting('recertif.audit_suppressed', true), 'off');
+  perform set_config('recertif.audit_suppressed', 'on', true);
+
+  -- A new person's manager may be another new person: the foreign key is checked at the end of the statement.
+  insert into public.users (id, email, first_name, last_name, role, position, department, manager_id)
+  select d.new_id, d.email, d.first_name, d.last_name, coalesce(d.role, 'user'), d.position, d.department, d.manager_id
+    from pg_temp.directory_import d
+   where d.existing_id is null;
+
+  update public.users u set
+    first_name = d.first_name,
+    last_name = d.last_name,
+    position = d.position,
+    department = d.department,
+    role = coalesce(d.role, u.role),
+    manager_id = d.manager_id,
+    active = true,
+    deactivated_at = null,
+    deactivated_by = null
+    from pg_temp.directory_import d
+   where u.id = d.existing_id
+     and (u.first_name, u.last_name, u.position, u.department, u.role, u.manager_id, u.active)
+         is distinct from (d.first_name, d.last_name, d.position, d.department, coalesce(d.role, u.role), d.manager_id, true);
+
+  if p_complete then
+    with gone as (
+      -- The people the file names, those just created included, stay.
+      update public.users u set active = false, deactivated_at = private.clock(), deactivated_by = p_me
+       where u.active and not exists (select 1 from pg_temp.directory_import d where coalesce(d.existing_id, d.new_id) = u.id)
+      returning u.email
+    )
+    select coalesce(jsonb_agg(gone.email order by gone.email), '[]'::jsonb) into deactivated from gone;
+  end if;
+  perform set_config('recertif.audit_suppressed', v_suppressed, true);
+
+  -- One event per person created or changed, as private.audit_row_change writes them (the new row; the changed
+  -- fields before and after; search_text left out), by the caller, as private.write_audit names them.
+  select u.email, u.first_name || ' ' || u.last_name into v_actor_email, v_actor_name from public.users u where u.id = p_me;
+  insert into public.audit_logs (user_id, user_email, user_name, action, resource_type, resource_id, details, ip_address)
+  select p_me, coalesce(v_actor_email, auth.email()), v_actor_name, e.action, 'users', e.id::text, e.details, private.request_ip()
+    from (
+      select 1 as step, 'create' as action, u.id, jsonb_build_object('new', to_jsonb(u) - 'search_text') as details
+        from pg_temp.directory_import d
+        join public.users u on u.id = d.new_id
+       where d.existing_id is null
+      union all
+      select 2, 'update', u.id, jsonb_build_object('changes', changed.fields)
+        from pg_temp.directory_before b
+        join public.users u on u.id = b.id
+        cross join lateral (
+          select jsonb_object_agg(k.key, jsonb_build_object('old', b.old_row -> k.key, 'new', k.value)) as fields
+            from jsonb_each(to_jsonb(u) - 'search_text') k
+           where k.key <> 'updated_at' and k.value is distinct from b.old_row -> k.key
+        ) changed
+       where changed.fields is not null
+    ) e
+   order by e.step, e.id;
+  drop table pg_temp.directory_before;
+end;
+$$;
+
+revoke execute on function
+  private.stage_directory_import(jsonb, uuid),
+  private.check_directory_managers(boolean),
+  private.write_directory_import(boolean, uuid)
+  from public;
+
+create function public.import_directory(p_rows jsonb, p_complete boolean default false, p_dry_run boolean default true)
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+-- The planner guesses millions of rows for the tree walk (a recursive query, private.check_directory_managers) and so compiled the checks to
+-- machine code: about 0.7 s of JIT per call of 10,000 lines, preview and apply alike, for checks that take 0.5 s.
+set jit = off
+as $$
+declare
+  v_complete boolean := coalesce(p_complete, false);
+  v_dry_run boolean := coalesce(p_dry_run, true);
+  v_me uuid := auth.uid();
+  v_counts record;
+  v_errors jsonb;
+  v_leaving bigint := 0::bigint;
+  v_invite jsonb := '[]'::jsonb;
+  v_deactivated jsonb := '[]'::jsonb;
+  v_reactivated jsonb := '[]'::jsonb;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer l''annuaire.');
+  perform private.require_import_rows(p_rows);
+  -- One import at a time: two concurrent files would each check a tree the other is changing.
+  perform pg_advisory_xact_lock(hashtext('recertif.import_directory'));
+
+  -- The table private.stage_directory_import creates, as plpgsql_check is to read it.
+  perform 'PRAGMA:TABLE: directory_import (seq bigint, line integer, is_object boolean, email text, first_name text, '
+          'last_name text, position text, department text, manager_email text, role_text text, role public.user_role, '
+          'first_line integer, first_seq bigint, existing_id uuid, existing_role public.user_role, '
+          'existing_active boolean, new_id uuid, manager_id uuid, errors text[])';
+  perform private.stage_directory_import(p_rows, v_me);
+  perform private.check_directory_managers(v_complete);
   if v_complete and not exists (select 1 from pg_temp.directory_import d where d.existing_id = v_me) then
     raise exception 'Votre propre compte est absent du fichier : un import complet vous désactiverait.'
       using errcode = '22023', hint = 'Ajoutez votre ligne au fichier, ou importez sans « Import complet ».';
@@ -243,79 +374,8 @@ begin
   end if;
 
   if not v_dry_run and jsonb_array_length(v_errors) = 0 then
-    select coalesce(jsonb_agg(d.email order by d.line), '[]'::jsonb) into v_invite
-      from pg_temp.directory_import d where d.existing_id is null;
-    select coalesce(jsonb_agg(u.email order by u.email), '[]'::jsonb) into v_reactivated
-      from pg_temp.directory_import d join public.users u on u.id = d.existing_id where not u.active;
-
-    -- The people about to change, as they are, for their audit events below. Those events are written in one
-    -- statement rather than by the row trigger: row by row, each its own insert into the sealed trail, they took 15 of
-    -- the 17 seconds of an import of 10,000 people.
-    drop table if exists pg_temp.directory_before;
-    perform 'PRAGMA:TABLE: directory_before (id uuid, old_row jsonb)';
-    create temp table directory_before on commit drop as
-      select u.id, to_jsonb(u) - 'search_text' as old_row
-        from public.users u
-       where exists (select 1 from pg_temp.directory_import d where d.existing_id = u.id)
-          or (v_complete and u.active);
-    v_suppressed := coalesce(current_setting('recertif.audit_suppressed', true), 'off');
-    perform set_config('recertif.audit_suppressed', 'on', true);
-
-    -- A new person's manager may be another new person: the foreign key is checked at the end of the statement.
-    insert into public.users (id, email, first_name, last_name, role, position, department, manager_id)
-    select d.new_id, d.email, d.first_name, d.last_name, coalesce(d.role, 'user'), d.position, d.department, d.manager_id
-      from pg_temp.directory_import d
-     where d.existing_id is null;
-
-    update public.users u set
-      first_name = d.first_name,
-      last_name = d.last_name,
-      position = d.position,
-      department = d.department,
-      role = coalesce(d.role, u.role),
-      manager_id = d.manager_id,
-      active = true,
-      deactivated_at = null,
-      deactivated_by = null
-      from pg_temp.directory_import d
-     where u.id = d.existing_id
-       and (u.first_name, u.last_name, u.position, u.department, u.role, u.manager_id, u.active)
-           is distinct from (d.first_name, d.last_name, d.position, d.department, coalesce(d.role, u.role), d.manager_id, true);
-
-    if v_complete then
-      with gone as (
-        -- The people the file names, those just created included, stay.
-        update public.users u set active = false, deactivated_at = private.clock(), deactivated_by = v_me
-         where u.active and not exists (select 1 from pg_temp.directory_import d where coalesce(d.existing_id, d.new_id) = u.id)
-        returning u.email
-      )
-      select coalesce(jsonb_agg(gone.email order by gone.email), '[]'::jsonb) into v_deactivated from gone;
-    end if;
-    perform set_config('recertif.audit_suppressed', v_suppressed, true);
-
-    -- One event per person created or changed, as private.audit_row_change writes them (the new row; the changed
-    -- fields before and after; search_text left out), by the caller, as private.write_audit names them.
-    select u.email, u.first_name || ' ' || u.last_name into v_actor_email, v_actor_name from public.users u where u.id = v_me;
-    insert into public.audit_logs (user_id, user_email, user_name, action, resource_type, resource_id, details, ip_address)
-    select v_me, coalesce(v_actor_email, auth.email()), v_actor_name, e.action, 'users', e.id::text, e.details, private.request_ip()
-      from (
-        select 1 as step, 'create' as action, u.id, jsonb_build_object('new', to_jsonb(u) - 'search_text') as details
-          from pg_temp.directory_import d
-          join public.users u on u.id = d.new_id
-         where d.existing_id is null
-        union all
-        select 2, 'update', u.id, jsonb_build_object('changes', changed.fields)
-          from pg_temp.directory_before b
-          join public.users u on u.id = b.id
-          cross join lateral (
-            select jsonb_object_agg(k.key, jsonb_build_object('old', b.old_row -> k.key, 'new', k.value)) as fields
-              from jsonb_each(to_jsonb(u) - 'search_text') k
-             where k.key <> 'updated_at' and k.value is distinct from b.old_row -> k.key
-          ) changed
-         where changed.fields is not null
-      ) e
-     order by e.step, e.id;
-    drop table pg_temp.directory_before;
+    select w.invite, w.reactivated, w.deactivated into v_invite, v_reactivated, v_deactivated
+      from private.write_directory_import(v_complete, v_me) w;
 
     perform private.write_audit('import_directory', 'users', null, jsonb_build_object(
       'lines', v_counts.lines, 'created', v_counts.created, 'updated', v_counts.updated, 'moved', v_counts.moved,
