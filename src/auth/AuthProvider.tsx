@@ -29,7 +29,7 @@ export function AuthProvider({
 }: AuthProviderProps) {
   const gateway = useAuthGateway(loadGateway)
   const { state, setState, beginSignOut } = useSessionState(gateway, storedSessionExists)
-  const { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor } =
+  const { prepareSignIn, signInWithPassword, signInWithOAuth, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor } =
     useSignIn(gateway, setState)
   const redirectRef = useRef(redirect)
   const { gatewayIfRequested } = gateway
@@ -63,14 +63,14 @@ export function AuthProvider({
       ...state,
       prepareSignIn,
       signInWithPassword,
-      signInWithGoogle,
+      signInWithOAuth,
       completeOAuthSignIn,
       adoptSession,
       enrolSecondFactor,
       verifySecondFactor: verifyStep,
       logout,
     }),
-    [state, prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifyStep, logout],
+    [state, prepareSignIn, signInWithPassword, signInWithOAuth, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifyStep, logout],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -3,7 +3,7 @@ import { getSupabase, getSupabaseConfig } from '@/lib/supabase'
 import { rememberMeStorage, type RememberMeStorage } from '@/lib/remember-me-storage'
 import { SecondFactorError, SignInError } from './errors'
 import { escapeLikePattern, PROFILE_COLUMNS, splitFullName, toAppUser } from './profile'
-import type { AppUser, AuthGateway, AuthIdentity, SecondFactorStep } from './types'
+import type { AppUser, AuthGateway, AuthIdentity, OAuthProvider, SecondFactorStep } from './types'
 
 function identityOf(user: User): AuthIdentity {
   const metadata = user.user_metadata as { full_name?: unknown; name?: unknown } | undefined
@@ -62,15 +62,20 @@ export async function findOrCreateProfile(client: SupabaseClient, identity: Auth
 }
 
 /**
- * Whether the project accepts Google sign-in. Asked first because a disabled provider answers the browser's
- * redirect with a bare JSON error page on the API's origin, which would strand the person there.
+ * Whether the project accepts sign-in with this provider. Asked first because a disabled provider answers the
+ * browser's redirect with a bare JSON error page on the API's origin, which would strand the person there.
  */
-export async function isGoogleSignInEnabled(fetchImpl: typeof fetch = fetch): Promise<boolean> {
+export async function isOAuthSignInEnabled(provider: OAuthProvider, fetchImpl: typeof fetch = fetch): Promise<boolean> {
   const { url, anonKey } = getSupabaseConfig()
   const response = await fetchImpl(`${url}/auth/v1/settings`, { headers: { apikey: anonKey } })
   if (!response.ok) throw new Error(`Auth settings answered ${response.status}`)
-  const settings = (await response.json()) as { external?: { google?: unknown } }
-  return settings.external?.google === true
+  const settings = (await response.json()) as { external?: Partial<Record<OAuthProvider, unknown>> }
+  return settings.external?.[provider] === true
+}
+
+/** Supabase's azure provider gives no e-mail unless asked for the email scope; the tenant is server configuration. */
+function oauthOptions(provider: OAuthProvider, redirectTo: string): { redirectTo: string; scopes?: string } {
+  return provider === 'azure' ? { scopes: 'email', redirectTo } : { redirectTo }
 }
 
 function classifySecondFactorFailure(error: unknown): SecondFactorError {
@@ -95,10 +100,10 @@ async function secondFactorStep(client: SupabaseClient): Promise<SecondFactorSte
 
 interface GatewayDependencies {
   storage: Pick<RememberMeStorage, 'setRemembered'>
-  googleEnabled: () => Promise<boolean>
+  providerEnabled: (provider: OAuthProvider) => Promise<boolean>
 }
 
-export function createSupabaseAuthGateway(client: SupabaseClient, { storage, googleEnabled }: GatewayDependencies): AuthGateway {
+export function createSupabaseAuthGateway(client: SupabaseClient, { storage, providerEnabled }: GatewayDependencies): AuthGateway {
   return {
     async restoreSession() {
       const { data, error } = await client.auth.getSession()
@@ -120,16 +125,16 @@ export function createSupabaseAuthGateway(client: SupabaseClient, { storage, goo
       return identityOf(data.user)
     },
 
-    async signInWithGoogle({ redirectTo, remember }) {
+    async signInWithOAuth({ provider, redirectTo, remember }) {
       let enabled: boolean
       try {
-        enabled = await googleEnabled()
+        enabled = await providerEnabled(provider)
       } catch (error) {
         throw new SignInError('unavailable', { cause: error })
       }
-      if (!enabled) throw new SignInError('googleDisabled')
+      if (!enabled) throw new SignInError(`${provider}Disabled`)
       storage.setRemembered(remember)
-      const { error } = await client.auth.signInWithOAuth({ provider: 'google', options: { redirectTo } })
+      const { error } = await client.auth.signInWithOAuth({ provider, options: oauthOptions(provider, redirectTo) })
       if (error) throw classifySignInFailure(error)
     },
 
@@ -175,5 +180,5 @@ export function createSupabaseAuthGateway(client: SupabaseClient, { storage, goo
 }
 
 export function createAppAuthGateway(): AuthGateway {
-  return createSupabaseAuthGateway(getSupabase(), { storage: rememberMeStorage, googleEnabled: () => isGoogleSignInEnabled() })
+  return createSupabaseAuthGateway(getSupabase(), { storage: rememberMeStorage, providerEnabled: (provider) => isOAuthSignInEnabled(provider) })
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { LogoutReason } from './session'
-import type { AppUser, SecondFactorStep, TotpEnrolment } from './types'
+import type { AppUser, OAuthProvider, SecondFactorStep, TotpEnrolment } from './types'
 
 /** secondFactor: the password was right, but the role needs a second factor that this session has not passed yet. */
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'signingOut' | 'secondFactor'
@@ -17,9 +17,9 @@ export interface AuthContextValue {
   /** Starts loading the authentication client ahead of a sign-in, e.g. while the person types. */
   prepareSignIn(): void
   signInWithPassword(input: { email: string; password: string; remember: boolean }): Promise<void>
-  /** Leaves for Google; `returnTo` is where /auth/callback sends the person afterwards. */
-  signInWithGoogle(input: { remember: boolean; returnTo: string }): Promise<void>
-  /** Completes the Google sign-in and returns the path to go back to. */
+  /** Leaves for Google or Microsoft; `returnTo` is where /auth/callback sends the person afterwards. */
+  signInWithOAuth(input: { provider: OAuthProvider; remember: boolean; returnTo: string }): Promise<void>
+  /** Completes the provider's sign-in and returns the path to go back to. */
   completeOAuthSignIn(code: string): Promise<string>
   /**
    * Makes the session a public page has just set on the client (an invitation's link, /mot-de-passe) the signed-in

@@ -1,5 +1,5 @@
 /** Why a sign-in failed, worded for the person at the login page. */
-export type SignInFailureKind = 'credentials' | 'deactivated' | 'profile' | 'unavailable' | 'googleDisabled'
+export type SignInFailureKind = 'credentials' | 'deactivated' | 'profile' | 'unavailable' | 'googleDisabled' | 'azureDisabled'
 
 const MESSAGES: Record<SignInFailureKind, string> = {
   credentials: 'Identifiants invalides. Veuillez réessayer.',
@@ -7,6 +7,7 @@ const MESSAGES: Record<SignInFailureKind, string> = {
   profile: "Votre profil n'a pas pu être chargé. Veuillez réessayer.",
   unavailable: 'Le service de connexion est indisponible. Veuillez réessayer dans quelques instants.',
   googleDisabled: "La connexion avec Google n'est pas activée pour cette application.",
+  azureDisabled: "La connexion avec Microsoft n'est pas activée pour cette application.",
 }
 
 export class SignInError extends Error {

@@ -1,7 +1,7 @@
 /** Where to go after signing in: the page the visitor asked for, if it is one of ours, else the dashboard. */
 export const DEFAULT_AFTER_SIGN_IN = '/app/dashboard'
 
-// Kept across the round trip to Google, in this tab only; the name avoids the markers logout clears early.
+// Kept across the round trip to the identity provider, in this tab only; the name avoids the markers logout clears early.
 export const OAUTH_RETURN_KEY = 'recertif.return-to'
 
 export interface RequestedLocation {

@@ -1,5 +1,8 @@
 import type { Role } from '@/domain/labels'
 
+/** The identity providers a person may sign in with, by Supabase's names: azure is Microsoft Entra ID. */
+export type OAuthProvider = 'google' | 'azure'
+
 /** The signed-in person's profile, from the users table (SPEC §3, app-side names). */
 export interface AppUser {
   id: string
@@ -51,7 +54,8 @@ export interface AuthGateway {
   /** Called when the session ends without us asking (expired refresh token, sign-out in another tab). */
   onSignedOut(listener: () => void): () => void
   signInWithPassword(input: { email: string; password: string; remember: boolean }): Promise<AuthIdentity>
-  signInWithGoogle(input: { redirectTo: string; remember: boolean }): Promise<void>
+  /** Leaves for the provider's sign-in page, which comes back to `redirectTo` with a code. */
+  signInWithOAuth(input: { provider: OAuthProvider; redirectTo: string; remember: boolean }): Promise<void>
   exchangeCode(code: string): Promise<AuthIdentity>
   /** Resolves with the failure rather than throwing: logout carries on either way. */
   signOut(scope: 'global' | 'local'): Promise<SignOutFailure | null>

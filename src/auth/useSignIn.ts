@@ -1,6 +1,7 @@
 import { useCallback } from 'react'
 import type { AuthContextValue } from './auth-context'
 import { SignInError } from './errors'
+import { OAUTH_PROVIDER_KEY } from './oauth-provider'
 import { DEFAULT_AFTER_SIGN_IN, isSafeReturnPath, OAUTH_RETURN_KEY } from './return-path'
 import { clearLoggedOutFlag } from './session'
 import type { AppUser, AuthGateway, AuthIdentity, SecondFactorStep } from './types'
@@ -12,7 +13,7 @@ function unavailable(error: unknown): SignInError {
   return error instanceof SignInError ? error : new SignInError('unavailable', { cause: error })
 }
 
-/** The ways in (password, Google, Google's return, a session set by a public page) and the profile each ends with. */
+/** The ways in (password, Google or Microsoft, the provider's return, a session set by a public page) and the profile each ends with. */
 export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: SessionState) => void) {
   const signedIn = useCallback(
     async (gateway: AuthGateway, user: AppUser) => {
@@ -87,16 +88,18 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
     [withGateway, establish],
   )
 
-  const signInWithGoogle = useCallback<AuthContextValue['signInWithGoogle']>(
-    async ({ remember, returnTo }) => {
+  const signInWithOAuth = useCallback<AuthContextValue['signInWithOAuth']>(
+    async ({ provider, remember, returnTo }) => {
       const gateway = await withGateway()
       window.sessionStorage.setItem(OAUTH_RETURN_KEY, returnTo)
+      window.sessionStorage.setItem(OAUTH_PROVIDER_KEY, provider)
       try {
-        await gateway.signInWithGoogle({ redirectTo: `${window.location.origin}/auth/callback`, remember })
+        await gateway.signInWithOAuth({ provider, redirectTo: `${window.location.origin}/auth/callback`, remember })
       } catch (error) {
         window.sessionStorage.removeItem(OAUTH_RETURN_KEY)
-        if (error instanceof SignInError && error.kind === 'googleDisabled') throw error
-        console.error('Google sign-in failed', error)
+        window.sessionStorage.removeItem(OAUTH_PROVIDER_KEY)
+        if (error instanceof SignInError && error.kind === `${provider}Disabled`) throw error
+        console.error(`Sign-in with ${provider} failed`, error)
         throw unavailable(error)
       }
     },
@@ -110,12 +113,13 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
       try {
         identity = await gateway.exchangeCode(code)
       } catch (error) {
-        console.error('Google sign-in code exchange failed', error)
+        console.error('OAuth sign-in code exchange failed', error)
         throw unavailable(error)
       }
       await establish(gateway, identity)
       const returnTo = window.sessionStorage.getItem(OAUTH_RETURN_KEY)
       window.sessionStorage.removeItem(OAUTH_RETURN_KEY)
+      window.sessionStorage.removeItem(OAUTH_PROVIDER_KEY)
       return isSafeReturnPath(returnTo) ? returnTo : DEFAULT_AFTER_SIGN_IN
     },
     [withGateway, establish],
@@ -146,5 +150,5 @@ export function useSignIn({ getGateway }: AuthGatewayAccess, setState: (state: S
     [withGateway, signedIn],
   )
 
-  return { prepareSignIn, signInWithPassword, signInWithGoogle, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor }
+  return { prepareSignIn, signInWithPassword, signInWithOAuth, completeOAuthSignIn, adoptSession, enrolSecondFactor, verifySecondFactor }
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router-dom'
 import { useAuth } from '@/auth/auth-context'
 import { signInErrorMessage } from '@/auth/errors'
+import { pendingOAuthProviderName } from '@/auth/oauth-provider'
 import { buttonClasses } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { Spinner } from '@/components/ui/Spinner'
@@ -18,7 +19,10 @@ export function AuthCallbackPage() {
   const location = useLocation()
   const [params] = useState(() => readOAuthCallback(location.search, location.hash))
   const [failure, setFailure] = useState<{ message: string; detail?: string } | null>(() => {
-    if (params.error) return { message: oauthErrorMessage(params.error), detail: params.errorDescription ?? undefined }
+    if (params.error) {
+      const message = oauthErrorMessage(params.error, pendingOAuthProviderName(window.sessionStorage))
+      return { message, detail: params.errorDescription ?? undefined }
+    }
     if (!params.code) return { message: 'Ce lien de connexion est invalide ou a expiré.' }
     return null
   })

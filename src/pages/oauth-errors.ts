@@ -1,16 +1,23 @@
-/** French wording for the errors an OAuth provider sends back (RFC 6749 §4.1.2.1), with the provider's text as detail. */
-const OAUTH_ERROR_MESSAGES: Record<string, string> = {
-  access_denied: 'La connexion avec Google a été annulée ou refusée.',
-  server_error: "Le fournisseur d'identité a rencontré une erreur.",
-  temporarily_unavailable: "Le fournisseur d'identité est momentanément indisponible. Veuillez réessayer plus tard.",
-  invalid_request: 'La demande de connexion est invalide.',
-  unauthorized_client: "Cette application n'est pas autorisée à utiliser la connexion avec Google.",
-  unsupported_response_type: 'La demande de connexion est invalide.',
-  invalid_scope: 'La demande de connexion est invalide.',
+/**
+ * French wording for the errors an OAuth provider sends back (RFC 6749 §4.1.2.1), naming the provider the tab left
+ * for when it is known; the provider's own text is shown as detail.
+ */
+function oauthErrorMessages(via: string): Record<string, string> {
+  return {
+    access_denied: `La connexion${via} a été annulée ou refusée.`,
+    server_error: "Le fournisseur d'identité a rencontré une erreur.",
+    temporarily_unavailable: "Le fournisseur d'identité est momentanément indisponible. Veuillez réessayer plus tard.",
+    invalid_request: 'La demande de connexion est invalide.',
+    unauthorized_client: `Cette application n'est pas autorisée à utiliser la connexion${via}.`,
+    unsupported_response_type: 'La demande de connexion est invalide.',
+    invalid_scope: 'La demande de connexion est invalide.',
+  }
 }
 
-export function oauthErrorMessage(code: string): string {
-  return (Object.hasOwn(OAUTH_ERROR_MESSAGES, code) && OAUTH_ERROR_MESSAGES[code]) || 'La connexion avec Google a échoué.'
+export function oauthErrorMessage(code: string, providerName: string | null): string {
+  const via = providerName ? ` avec ${providerName}` : ''
+  const messages = oauthErrorMessages(via)
+  return (Object.hasOwn(messages, code) && messages[code]) || `La connexion${via} a échoué.`
 }
 
 export interface OAuthCallbackParams {

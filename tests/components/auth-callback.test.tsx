@@ -14,10 +14,24 @@ describe('/auth/callback', () => {
   })
 
   it("shows the provider's error in French", async () => {
+    sessionStorage.setItem('recertif.sign-in-provider', 'google')
     renderApp({ path: '/auth/callback?error=access_denied&error_description=The+user+denied+access' })
     expect(await screen.findByRole('alert')).toHaveTextContent('La connexion avec Google a été annulée ou refusée.')
     expect(screen.getByText('Détail du fournisseur : The user denied access')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Retour à la connexion' })).toHaveAttribute('href', '/login')
+  })
+
+  it("shows the server's French reason when Microsoft's sign-in is refused to someone without an account", async () => {
+    sessionStorage.setItem('recertif.sign-in-provider', 'azure')
+    const reason = "Aucun compte Recertif n'existe pour inconnu@example.com : la connexion ne crée pas de compte, demandez-le à votre administrateur."
+    renderApp({ path: `/auth/callback?error=access_denied&error_description=${encodeURIComponent(reason)}` })
+    expect(await screen.findByRole('alert')).toHaveTextContent('La connexion avec Microsoft a été annulée ou refusée.')
+    expect(screen.getByText(`Détail du fournisseur : ${reason}`)).toBeInTheDocument()
+  })
+
+  it('does not name a provider when the tab did not start the sign-in', async () => {
+    renderApp({ path: '/auth/callback?error=access_denied' })
+    expect(await screen.findByRole('alert')).toHaveTextContent('La connexion a été annulée ou refusée.')
   })
 
   it('refuses a callback without a code', async () => {

@@ -110,23 +110,40 @@ describe('Login page', () => {
     expect(await screen.findByText("Vous avez été déconnecté après 5 minutes d'inactivité.")).toBeInTheDocument()
   })
 
-  it('starts the Google sign-in towards /auth/callback, keeping the page to return to', async () => {
+  it.each([
+    ['Google', 'google'],
+    ['Microsoft', 'azure'],
+  ] as const)('starts the %s sign-in towards /auth/callback, keeping the page to return to', async (name, provider) => {
     const gateway = createFakeGateway()
     const { user } = renderApp({ path: '/login', state: { from: { pathname: '/app/reviews', search: '', hash: '' } }, gateway })
-    await user.click(await screen.findByRole('button', { name: 'Se connecter avec Google' }))
+    await user.click(await screen.findByRole('button', { name: `Se connecter avec ${name}` }))
     await waitFor(() =>
-      expect(gateway.signInWithGoogle).toHaveBeenCalledWith({ redirectTo: `${window.location.origin}/auth/callback`, remember: false }),
+      expect(gateway.signInWithOAuth).toHaveBeenCalledWith({ provider, redirectTo: `${window.location.origin}/auth/callback`, remember: false }),
     )
+    expect(gateway.signInWithOAuth).toHaveBeenCalledTimes(1)
     expect(sessionStorage.getItem('recertif.return-to')).toBe('/app/reviews')
+    expect(sessionStorage.getItem('recertif.sign-in-provider')).toBe(provider)
   })
 
-  it('says so when Google sign-in is not enabled', async () => {
+  it('passes the remember-me choice to the Microsoft sign-in', async () => {
     const gateway = createFakeGateway()
-    gateway.signInWithGoogle.mockRejectedValueOnce(new SignInError('googleDisabled'))
+    const { user } = renderApp({ path: '/login', gateway })
+    await user.click(await screen.findByRole('checkbox', { name: 'Se souvenir de moi' }))
+    await user.click(screen.getByRole('button', { name: 'Se connecter avec Microsoft' }))
+    await waitFor(() => expect(gateway.signInWithOAuth).toHaveBeenCalledWith(expect.objectContaining({ provider: 'azure', remember: true })))
+  })
+
+  it.each([
+    ['Google', 'googleDisabled'],
+    ['Microsoft', 'azureDisabled'],
+  ] as const)('says so when %s sign-in is not enabled', async (name, kind) => {
+    const gateway = createFakeGateway()
+    gateway.signInWithOAuth.mockRejectedValueOnce(new SignInError(kind))
     const { user, currentPath } = renderApp({ path: '/login', gateway })
-    await user.click(await screen.findByRole('button', { name: 'Se connecter avec Google' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent("La connexion avec Google n'est pas activée pour cette application.")
+    await user.click(await screen.findByRole('button', { name: `Se connecter avec ${name}` }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(`La connexion avec ${name} n'est pas activée pour cette application.`)
     expect(currentPath()).toBe('/login')
     expect(sessionStorage.getItem('recertif.return-to')).toBeNull()
+    expect(sessionStorage.getItem('recertif.sign-in-provider')).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import { AuthApiError, AuthRetryableFetchError, type SupabaseClient } from '@supabase/supabase-js'
-import { createSupabaseAuthGateway, findOrCreateProfile, isGoogleSignInEnabled } from '@/auth/api'
+import { createSupabaseAuthGateway, findOrCreateProfile, isOAuthSignInEnabled } from '@/auth/api'
 import { SignInError } from '@/auth/errors'
 import { createFakeSupabase } from './support/fake-supabase'
 
@@ -79,7 +79,7 @@ function fakeAuthClient(auth: Record<string, unknown>, users = createFakeSupabas
 }
 
 function deps(overrides: Partial<Parameters<typeof createSupabaseAuthGateway>[1]> = {}) {
-  return { storage: { setRemembered: () => {} }, googleEnabled: async () => true, ...overrides }
+  return { storage: { setRemembered: () => {} }, providerEnabled: async () => true, ...overrides }
 }
 
 describe('Supabase auth gateway', () => {
@@ -114,30 +114,49 @@ describe('Supabase auth gateway', () => {
 
   it('asks Google to come back to the given callback', async () => {
     const signInWithOAuth = vi.fn(async () => ({ data: {}, error: null }))
-    await createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps()).signInWithGoogle({
+    await createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps()).signInWithOAuth({
+      provider: 'google',
       redirectTo: 'https://app.example.com/auth/callback',
       remember: true,
     })
     expect(signInWithOAuth).toHaveBeenCalledWith({ provider: 'google', options: { redirectTo: 'https://app.example.com/auth/callback' } })
   })
 
-  it('does not leave for Google when the project has not enabled it', async () => {
+  it("asks Microsoft (Supabase's azure provider) for the e-mail, coming back to the same callback", async () => {
+    const signInWithOAuth = vi.fn(async () => ({ data: {}, error: null }))
+    await createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps()).signInWithOAuth({
+      provider: 'azure',
+      redirectTo: 'https://app.example.com/auth/callback',
+      remember: false,
+    })
+    expect(signInWithOAuth).toHaveBeenCalledWith({
+      provider: 'azure',
+      options: { scopes: 'email', redirectTo: 'https://app.example.com/auth/callback' },
+    })
+  })
+
+  it('does not leave for a provider the project has not enabled', async () => {
     const signInWithOAuth = vi.fn()
     const setRemembered = vi.fn()
-    const disabled = createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps({ storage: { setRemembered }, googleEnabled: async () => false }))
-    await expect(disabled.signInWithGoogle({ redirectTo: 'x', remember: true })).rejects.toMatchObject({ kind: 'googleDisabled' })
-    const unknown = createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps({ googleEnabled: () => Promise.reject(new Error('offline')) }))
-    await expect(unknown.signInWithGoogle({ redirectTo: 'x', remember: true })).rejects.toMatchObject({ kind: 'unavailable' })
+    const onlyGoogle = deps({ storage: { setRemembered }, providerEnabled: async (provider) => provider === 'google' })
+    const disabled = createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, onlyGoogle)
+    await expect(disabled.signInWithOAuth({ provider: 'azure', redirectTo: 'x', remember: true })).rejects.toMatchObject({
+      kind: 'azureDisabled',
+      message: "La connexion avec Microsoft n'est pas activée pour cette application.",
+    })
+    const unknown = createSupabaseAuthGateway(fakeAuthClient({ signInWithOAuth }).client, deps({ providerEnabled: () => Promise.reject(new Error('offline')) }))
+    await expect(unknown.signInWithOAuth({ provider: 'google', redirectTo: 'x', remember: true })).rejects.toMatchObject({ kind: 'unavailable' })
     expect(signInWithOAuth).not.toHaveBeenCalled()
     expect(setRemembered).not.toHaveBeenCalled()
   })
 
-  it('reads whether Google is enabled from the auth settings', async () => {
-    const fetchImpl = vi.fn(async () => Response.json({ external: { google: true, email: true } }))
-    expect(await isGoogleSignInEnabled(fetchImpl)).toBe(true)
+  it('reads whether a provider is enabled from the auth settings', async () => {
+    const fetchImpl = vi.fn(async () => Response.json({ external: { google: true, azure: false, email: true } }))
+    expect(await isOAuthSignInEnabled('google', fetchImpl)).toBe(true)
     expect(fetchImpl).toHaveBeenCalledWith('http://127.0.0.1:54321/auth/v1/settings', { headers: { apikey: expect.any(String) } })
-    expect(await isGoogleSignInEnabled(async () => Response.json({ external: { google: false } }))).toBe(false)
-    await expect(isGoogleSignInEnabled(async () => new Response('', { status: 500 }))).rejects.toThrow()
+    expect(await isOAuthSignInEnabled('azure', fetchImpl)).toBe(false)
+    expect(await isOAuthSignInEnabled('azure', async () => Response.json({ external: { azure: true } }))).toBe(true)
+    await expect(isOAuthSignInEnabled('google', async () => new Response('', { status: 500 }))).rejects.toThrow()
   })
 
   it('exchanges the callback code for a session', async () => {

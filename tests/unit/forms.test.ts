@@ -64,9 +64,11 @@ describe('OAuth callback', () => {
     })
   })
 
-  it('words known provider errors in French, and others generically', () => {
-    expect(oauthErrorMessage('access_denied')).toBe('La connexion avec Google a été annulée ou refusée.')
-    expect(oauthErrorMessage('something_else')).toBe('La connexion avec Google a échoué.')
-    expect(oauthErrorMessage('constructor')).toBe('La connexion avec Google a échoué.')
+  it('words known provider errors in French, naming the provider when known, and others generically', () => {
+    expect(oauthErrorMessage('access_denied', 'Google')).toBe('La connexion avec Google a été annulée ou refusée.')
+    expect(oauthErrorMessage('access_denied', 'Microsoft')).toBe('La connexion avec Microsoft a été annulée ou refusée.')
+    expect(oauthErrorMessage('access_denied', null)).toBe('La connexion a été annulée ou refusée.')
+    expect(oauthErrorMessage('something_else', 'Microsoft')).toBe('La connexion avec Microsoft a échoué.')
+    expect(oauthErrorMessage('constructor', null)).toBe('La connexion a échoué.')
   })
 })

@@ -1,9 +1,11 @@
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { Lock, LogIn, Mail } from 'lucide-react'
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom'
 import { useAuth } from '@/auth/auth-context'
 import { signInErrorMessage } from '@/auth/errors'
+import { OAUTH_PROVIDER_NAMES } from '@/auth/oauth-provider'
 import { returnPathFrom, type RequestedLocation } from '@/auth/return-path'
+import type { OAuthProvider } from '@/auth/types'
 import { Button } from '@/components/ui/Button'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { FullPageSpinner } from '@/components/ui/Spinner'
@@ -11,10 +13,16 @@ import { TextInput } from '@/components/ui/TextInput'
 import { usePageTitle } from '@/lib/page-title'
 import { DemoAccounts } from './DemoAccounts'
 import { GoogleIcon } from './GoogleIcon'
+import { MicrosoftIcon } from './MicrosoftIcon'
 import type { LoginFieldErrors } from './login-schema'
 
 // The form's schema (zod) and the Supabase client load when the person starts filling the form, not with the page.
 const loadLoginSchema = () => import('./login-schema')
+
+const OAUTH_BUTTONS: { provider: OAuthProvider; icon: ReactNode }[] = [
+  { provider: 'google', icon: <GoogleIcon /> },
+  { provider: 'azure', icon: <MicrosoftIcon /> },
+]
 
 function SignedOutNotice({ reason }: { reason: string | null }) {
   return (
@@ -28,7 +36,7 @@ function SignedOutNotice({ reason }: { reason: string | null }) {
 
 export function LoginPage() {
   usePageTitle('Connexion')
-  const { status, prepareSignIn, signInWithPassword, signInWithGoogle } = useAuth()
+  const { status, prepareSignIn, signInWithPassword, signInWithOAuth } = useAuth()
   const location = useLocation()
   const [searchParams] = useSearchParams()
   const [email, setEmail] = useState('')
@@ -36,7 +44,7 @@ export function LoginPage() {
   const [remember, setRemember] = useState(false)
   const [fieldErrors, setFieldErrors] = useState<LoginFieldErrors>({})
   const [failure, setFailure] = useState<string | null>(null)
-  const [submitting, setSubmitting] = useState<'password' | 'google' | null>(null)
+  const [submitting, setSubmitting] = useState<'password' | OAuthProvider | null>(null)
 
   const returnTo = returnPathFrom((location.state as { from?: RequestedLocation } | null)?.from)
 
@@ -63,11 +71,11 @@ export function LoginPage() {
     }
   }
 
-  const onGoogle = async () => {
+  const onOAuth = async (provider: OAuthProvider) => {
     setFailure(null)
-    setSubmitting('google')
+    setSubmitting(provider)
     try {
-      await signInWithGoogle({ remember, returnTo })
+      await signInWithOAuth({ provider, remember, returnTo })
     } catch (error) {
       setFailure(signInErrorMessage(error))
       setSubmitting(null)
@@ -147,16 +155,19 @@ export function LoginPage() {
             ou
             <span className="h-px flex-1 bg-gray-200" />
           </div>
-          <Button
-            variant="outline"
-            fullWidth
-            onClick={() => void onGoogle()}
-            loading={submitting === 'google'}
-            disabled={submitting !== null}
-            leftIcon={<GoogleIcon />}
-          >
-            Se connecter avec Google
-          </Button>
+          {OAUTH_BUTTONS.map(({ provider, icon }) => (
+            <Button
+              key={provider}
+              variant="outline"
+              fullWidth
+              onClick={() => void onOAuth(provider)}
+              loading={submitting === provider}
+              disabled={submitting !== null}
+              leftIcon={icon}
+            >
+              {`Se connecter avec ${OAUTH_PROVIDER_NAMES[provider]}`}
+            </Button>
+          ))}
         </div>
       </div>
       <DemoAccounts

@@ -37,7 +37,7 @@ export type FakeGateway = AuthGateway & {
   emitSignedOut(): void
   hasSession(): boolean
   signInWithPassword: ReturnType<typeof vi.fn<AuthGateway['signInWithPassword']>>
-  signInWithGoogle: ReturnType<typeof vi.fn<AuthGateway['signInWithGoogle']>>
+  signInWithOAuth: ReturnType<typeof vi.fn<AuthGateway['signInWithOAuth']>>
   exchangeCode: ReturnType<typeof vi.fn<AuthGateway['exchangeCode']>>
   signOut: ReturnType<typeof vi.fn<AuthGateway['signOut']>>
   restoreSession: ReturnType<typeof vi.fn<AuthGateway['restoreSession']>>
@@ -76,8 +76,8 @@ export function createFakeGateway({ sessionUser = null, accounts = [], signOutFa
       current = { id: account.id, email: account.email, fullName: null }
       return current
     }),
-    signInWithGoogle: vi.fn(async () => {
-      calls.push('signInWithGoogle')
+    signInWithOAuth: vi.fn(async ({ provider }) => {
+      calls.push(`signInWithOAuth:${provider}`)
     }),
     exchangeCode: vi.fn(async (code: string) => {
       calls.push(`exchangeCode:${code}`)
