@@ -1,4 +1,5 @@
 import type { ReactNode, RefObject } from 'react'
+import { CheckCircle2 } from 'lucide-react'
 import { Card } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
@@ -14,6 +15,8 @@ export interface AdminListPageProps<Row extends { id: string }, Sort extends str
   actions?: ReactNode
   /** Failures to show above the list, each in its box; a falsy entry shows nothing. */
   errors: readonly (string | null | undefined | false)[]
+  /** What the last action did, said once above the list (role status). */
+  notice?: string | null
   list: ReturnType<typeof usePagedList<Sort>>
   search: { label: string; help: string }
   /** Controls beside the search field (a filter), which then share its line. */
@@ -42,6 +45,7 @@ export function AdminListPage<Row extends { id: string }, Sort extends string>({
   title,
   actions,
   errors,
+  notice,
   list,
   search,
   filters,
@@ -71,6 +75,12 @@ export function AdminListPage<Row extends { id: string }, Sort extends string>({
     <div>
       <PageHeader title={title} actions={actions} />
       {errors.map((message, index) => message && <ErrorBox key={index} message={message} className="mb-4" />)}
+      {notice && (
+        <p role="status" className="mb-4 flex items-center gap-2 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+          <CheckCircle2 aria-hidden="true" className="h-4 w-4 shrink-0" />
+          {notice}
+        </p>
+      )}
       {filters ? (
         <div className="mb-4 flex flex-wrap items-start gap-4">
           {searchField}

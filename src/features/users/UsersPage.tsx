@@ -12,8 +12,9 @@ import { formatDateTime } from '@/lib/dates'
 import { roleLabel } from '@/domain/labels'
 import { usePagedList } from '@/lib/use-paged-list'
 import { useDeleteUser, useSaveUser, useUser, useUsersPage, type AccountFilter, type UserSort } from './api'
+import { SecondFactorResetAction } from './SecondFactorResetAction'
 import { UserFormDialog } from './UserFormDialog'
-import { currentManager, EMPTY_USER_FORM, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
+import { currentManager, EMPTY_USER_FORM, mayHoldSecondFactor, orDash, USER_MESSAGES, userFullName, userToForm, type UserRow } from './model'
 
 // The actions stay in view at the table's right edge when its eight columns are wider than the screen.
 const STICKY_ACTIONS = 'sticky right-0 shadow-[inset_1px_0_0_rgb(229_231_235)]'
@@ -40,6 +41,7 @@ export function UsersPage({
   currentUserId,
   importAction,
   rowActions,
+  canResetSecondFactor = false,
 }: {
   title: string
   currentUserId: string
@@ -47,12 +49,15 @@ export function UsersPage({
   importAction?: ReactNode
   /** More actions on a person's row: deactivate, reactivate, invite. */
   rowActions?: (user: UserRow) => ReactNode
+  /** Whether the reader may reset another person's second factor: administrators only. */
+  canResetSecondFactor?: boolean
 }) {
   const list = usePagedList<UserSort>({ sort: 'name' })
   const [accounts, setAccounts] = useState<AccountFilter>('all')
   const users = useUsersPage(list.request, accounts)
   const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<UserRow | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
   const save = useSaveUser()
   const remove = useDeleteUser()
   const link = useLinkedRow(LINK_PARAM, users.data?.rows)
@@ -77,6 +82,7 @@ export function UsersPage({
         </>
       }
       errors={[users.error?.message, ...linked.errors]}
+      notice={notice}
       list={list}
       search={{ label: 'Rechercher un utilisateur', help: 'Nom, prénom, e-mail, poste ou département' }}
       filters={
@@ -128,7 +134,14 @@ export function UsersPage({
               name={userFullName(user)}
               onEdit={() => setChosen({ kind: 'edit', user })}
               onDelete={user.id !== currentUserId ? () => setDeleting(user) : undefined}
-              after={rowActions?.(user)}
+              after={
+                <>
+                  {rowActions?.(user)}
+                  {canResetSecondFactor && user.id !== currentUserId && mayHoldSecondFactor(user.role) && (
+                    <SecondFactorResetAction person={{ id: user.id, name: userFullName(user) }} onDone={setNotice} />
+                  )}
+                </>
+              }
             />
           </TableCell>
         </>

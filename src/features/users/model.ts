@@ -47,7 +47,17 @@ export const USER_MESSAGES = {
   lastNameRequired: 'Le nom est obligatoire.',
   roleRequired: 'Le rôle est obligatoire.',
   deleteConfirm: (name: string) => `Êtes-vous sûr de vouloir supprimer l'utilisateur ${name} ? Cette action est irréversible.`,
+  resetSecondFactorConfirm: (name: string) =>
+    `Les seconds facteurs de ${name} seront supprimés et toutes ses sessions fermées. À sa prochaine connexion, cette personne devra en enregistrer un nouveau depuis son application d'authentification. L'opération est enregistrée dans le journal d'audit.`,
+  secondFactorReset: (name: string) =>
+    `Le second facteur de ${name} a été réinitialisé : ses sessions sont fermées, un nouveau lui sera demandé à sa prochaine connexion.`,
 } as const
+
+/**
+ * Whose row offers « Réinitialiser le second facteur »: the roles the server may require a factor of (admin and RSSI
+ * always, the RA when the server says so; the browser cannot read that setting, nor anyone's factors).
+ */
+export const mayHoldSecondFactor = (role: Role): boolean => role === 'admin' || role === 'rssi' || role === 'ra'
 
 /** The database's own check (users_email_format). */
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/

@@ -13,6 +13,7 @@ export function UsersRoute() {
     <UsersPage
       title={appPage('users').title}
       currentUserId={user.id}
+      canResetSecondFactor={user.role === 'admin'}
       importAction={<ImportButton kind="directory" />}
       rowActions={(row) => (
         <UserAccessActions

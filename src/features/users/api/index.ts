@@ -1,10 +1,10 @@
-/** The only file of the users feature that calls Supabase. */
+/** The users feature's calls to Supabase, the only code of the feature that talks to it; each new operation in its own module. */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
 import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
-import type { ManagerChoice, UserInput, UserRow } from './model'
+import type { ManagerChoice, UserInput, UserRow } from '../model'
 
 /** The columns the users page sorts on; each is read as the orders that make it up, the id last as a tie-breaker. */
 export const USER_SORTS = {
@@ -146,3 +146,5 @@ export function useDeleteUser() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   })
 }
+
+export { resetSecondFactor, useResetSecondFactor } from './reset-second-factor'
