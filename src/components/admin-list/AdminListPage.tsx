@@ -1,4 +1,4 @@
-import type { ReactNode, RefObject } from 'react'
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react'
 import { CheckCircle2 } from 'lucide-react'
 import { Card } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
@@ -75,12 +75,7 @@ export function AdminListPage<Row extends { id: string }, Sort extends string>({
     <div>
       <PageHeader title={title} actions={actions} />
       {errors.map((message, index) => message && <ErrorBox key={index} message={message} className="mb-4" />)}
-      {notice && (
-        <p role="status" className="mb-4 flex items-center gap-2 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
-          <CheckCircle2 aria-hidden="true" className="h-4 w-4 shrink-0" />
-          {notice}
-        </p>
-      )}
+      {notice && <Notice message={notice} />}
       {filters ? (
         <div className="mb-4 flex flex-wrap items-start gap-4">
           {searchField}
@@ -134,5 +129,17 @@ export function AdminListPage<Row extends { id: string }, Sort extends string>({
       </Card>
       {children}
     </div>
+  )
+}
+
+/** What an action did, brought into view: the admin who acted may be scrolled far down the list. */
+function Notice({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null)
+  useEffect(() => ref.current?.scrollIntoView?.({ block: 'center' }), [message])
+  return (
+    <p ref={ref} role="status" className="mb-4 flex items-center gap-2 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+      <CheckCircle2 aria-hidden="true" className="h-4 w-4 shrink-0" />
+      {message}
+    </p>
   )
 }
