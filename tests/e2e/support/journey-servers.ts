@@ -5,6 +5,7 @@ import { DEV_PUBLISHABLE_KEY } from '../../../supabase/local/keys'
 import { startLocalBackend, type LocalBackend } from '../../../supabase/local/processes'
 import { startMailCatcher, type MailCatcher } from '../../../supabase/local/mail/catcher'
 import { CHROMIUM } from './browser'
+import { startOpenIdProvider, type OpenIdProvider } from './openid-provider'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,12 +58,15 @@ export async function startJourneyServers(project: TestProject, serveApp: ServeA
   let backend: LocalBackend | undefined
   let app: { close(): Promise<void> } | undefined
   let mailbox: MailCatcher | undefined
+  let openId: OpenIdProvider | undefined
   const stop = async () => {
     await app?.close()
     await backend?.stop()
     await mailbox?.close()
+    await openId?.close()
   }
   try {
+    openId = await startOpenIdProvider(`http://127.0.0.1:${backendPort}/auth/v1/callback`)
     // The app's server runs the Netlify functions in this process; a set SMTP_URL wins over its local default. The
     // backend's auth e-mails (invitations) land there too, with links to this run's app.
     mailbox = await startMailCatcher({ smtpPort: 0, webPort: 0 })
@@ -74,6 +78,8 @@ export async function startJourneyServers(project: TestProject, serveApp: ServeA
     process.env.AUTH_RATE_LIMIT_TOKEN_REFRESH ??= '0'
     // Likewise the administrators' second-factor codes, verified at each of their sign-ins.
     process.env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS ??= '0'
+    // « Se connecter avec Microsoft » leads to this run's OpenID provider, as Supabase's azure provider.
+    Object.assign(process.env, openId.azureEnv)
     backend = await startLocalBackend({ port: backendPort, onLine: (line) => backendLog.push(line) })
     // The directory-sync and notifications functions, run by the app's server in this process, talk to this backend
     // (their service key is vite.config's).
