@@ -51,6 +51,13 @@ export interface ServerConfig {
   mailerAutoconfirm?: boolean
   /** GoTrue's GOTRUE_SMTP_MAX_FREQUENCY: seconds between two e-mails of a kind to one account (default 60). */
   mailerMaxFrequencySeconds?: number
+  /** GoTrue's GOTRUE_PASSWORD_MIN_LENGTH: the shortest password sign-ups and password changes take (default 6). */
+  passwordMinLength?: number
+  /**
+   * GoTrue's GOTRUE_PASSWORD_REQUIRED_CHARACTERS: sets of characters a new password takes one of each of (Supabase's
+   * « letters and digits » is the letters, then the digits); none by default.
+   */
+  passwordRequiredCharacters?: string[]
   /** GoTrue's request limits; each one not given is Supabase's default (auth/request-limits.ts). */
   authRateLimits?: Partial<AuthRateLimits>
   /** The auth API's clock, so tests can expire links without waiting. */

@@ -8,6 +8,7 @@ import { openSeededPglite } from './template-cache'
 import { MAX_SCALE, loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
 import { trustedProxyList } from './client-address'
+import { passwordPolicyFromEnv } from './auth/password-policy'
 import { authRateLimitsFromEnv } from './auth/request-limits'
 
 const usage = `Usage: npm run backend -- [options]
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   // Checked before the database is opened, which can take a while: a typo here is the operator's to fix at once.
   trustedProxyList(trustedProxies)
   const authRateLimits = authRateLimitsFromEnv(process.env)
+  const passwordPolicy = passwordPolicyFromEnv(process.env)
 
   const started = Date.now()
   const db = large ? await openLargeDatabase(values.data, values.reset, large) : await openDatabase(values.data, values.reset)
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     config: {
       trustedProxies,
       authRateLimits,
+      ...passwordPolicy,
       smtpUrl: process.env.AUTH_SMTP_URL || undefined,
       ...(process.env.SITE_URL ? { siteUrl: process.env.SITE_URL } : {}),
     },

@@ -7,8 +7,7 @@ import { TextInput } from '@/components/ui/TextInput'
 import { useAuth } from '@/auth/auth-context'
 import { usePageTitle } from '@/lib/page-title'
 import { INVITATION_MESSAGES, setInvitedPassword } from './api'
-
-const MIN_LENGTH = 8
+import { PASSWORD_RULE, passwordProblem } from './password-rule'
 
 type Link = { kind: 'tokens'; accessToken: string; refreshToken: string } | { kind: 'refused'; message: string }
 
@@ -53,7 +52,8 @@ export function SetPasswordPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (password.length < MIN_LENGTH) return setFieldError(`Le mot de passe doit contenir au moins ${MIN_LENGTH} caractères.`)
+    const problem = passwordProblem(password)
+    if (problem) return setFieldError(problem)
     if (password !== confirmation) return setFieldError('Les deux mots de passe ne sont pas identiques.')
     setFieldError(null)
     setFailure(null)
@@ -79,7 +79,7 @@ export function SetPasswordPage() {
           autoComplete="new-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
-          help={`${MIN_LENGTH} caractères au moins`}
+          help={PASSWORD_RULE}
           required
         />
         <TextInput

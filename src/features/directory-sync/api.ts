@@ -144,6 +144,6 @@ export async function setInvitedPassword(tokens: { accessToken: string; refreshT
 
 export const INVITATION_MESSAGES = {
   expired: "Ce lien n'est plus valable : il a expiré ou a déjà servi. Demandez à votre administrateur de vous envoyer une nouvelle invitation.",
-  weak: 'Ce mot de passe est trop faible : choisissez-en un plus long.',
+  weak: 'Ce mot de passe est trop faible : 12 caractères au moins, avec des lettres et des chiffres.',
   failed: "Le mot de passe n'a pas pu être enregistré. Veuillez réessayer.",
 } as const

@@ -38,16 +38,31 @@ export function validEmail(email: string, missing = 'An email address is require
   return email.toLowerCase()
 }
 
-export function checkPassword(password: string): void {
+export type PasswordPolicy = Pick<ServerConfig, 'passwordMinLength' | 'passwordRequiredCharacters'>
+
+/**
+ * GoTrue's checks of a new password: no NUL, at most 72 bytes, then its strength under the project's policy (length,
+ * one character of each required set), every rule it misses named in weak_password's reasons and in the message. The
+ * admin API's user creation passes no policy: GoTrue checks only the length there.
+ */
+export function checkPassword(password: string, policy: PasswordPolicy = {}): void {
   if (password.includes('\0')) throw badRequest('validation_failed', 'Password contains invalid characters')
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) {
     throw new AuthError(422, 'validation_failed', `Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`)
   }
-  if ([...password].length < MIN_PASSWORD_LENGTH) {
-    throw new AuthError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, {
-      weak_password: { reasons: ['length'] },
-    })
+  const minLength = policy.passwordMinLength ?? MIN_PASSWORD_LENGTH
+  const sets = (policy.passwordRequiredCharacters ?? []).filter((set) => set !== '')
+  const reasons: string[] = []
+  const messages: string[] = []
+  if ([...password].length < minLength) {
+    reasons.push('length')
+    messages.push(`Password should be at least ${minLength} characters.`)
   }
+  if (sets.some((set) => ![...set].some((character) => password.includes(character)))) {
+    reasons.push('characters')
+    messages.push(`Password should contain at least one character of each: ${sets.join(', ')}.`)
+  }
+  if (reasons.length > 0) throw new AuthError(422, 'weak_password', messages.join(' '), { weak_password: { reasons } })
 }
 
 /** An object field (user_metadata, data…); absent or null is none. */

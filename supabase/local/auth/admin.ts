@@ -115,7 +115,8 @@ export async function adminUpdateUser(context: ApiContext, req: IncomingMessage,
   const rawEmail = stringParam(params, 'email')
   const email = rawEmail ? validEmail(rawEmail) : undefined
   const password = stringParam(params, 'password')
-  if (password !== '') checkPassword(password)
+  // As GoTrue since it holds an administrator's password change to the project's strength rules too.
+  if (password !== '') checkPassword(password, context.config)
   const banDuration = stringParam(params, 'ban_duration')
   const role = stringParam(params, 'role')
   const userMetadata = objectParam(params, 'user_metadata')
@@ -196,7 +197,7 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
     let user: UserRow
     if (type === 'signup') {
       if (password === '') throw badRequest('validation_failed', 'Password is required for signup link')
-      checkPassword(password)
+      checkPassword(password, context.config)
       const existing = await findUserByEmail(tx, email)
       if (existing?.email_confirmed_at) throw emailExists()
       user = existing ?? (await createUser(tx, { email, password, userMetadata: data }, now))

@@ -46,7 +46,7 @@ export async function signup(context: AuthContext, req: IncomingMessage, url: UR
   const email = validEmail(stringParam(params, 'email'))
   const password = stringParam(params, 'password')
   if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password')
-  checkPassword(password)
+  checkPassword(password, config)
   const data = objectParam(params, 'data')
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
@@ -244,7 +244,7 @@ export async function updateUser(context: AuthContext, req: IncomingMessage, url
   const data = objectParam(params, 'data')
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
   const email = rawEmail ? validEmail(rawEmail) : undefined
-  if (password !== undefined) checkPassword(password)
+  if (password !== undefined) checkPassword(password, config)
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
   const id = who.user.id

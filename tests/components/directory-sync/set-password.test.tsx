@@ -66,7 +66,16 @@ describe('Choisir mon mot de passe', () => {
     await user.type(screen.getByLabelText(/^Nouveau mot de passe/), 'court')
     await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'court')
     await user.click(screen.getByRole('button', { name: 'Enregistrer et me connecter' }))
-    expect(screen.getByText('Le mot de passe doit contenir au moins 8 caractères.')).toBeInTheDocument()
+    expect(screen.getByText('Le mot de passe doit contenir au moins 12 caractères.')).toBeInTheDocument()
+    expect(auth.updateUser).not.toHaveBeenCalled()
+    // Long enough but letters only: the rule, said under the field before typing, asks for digits too.
+    expect(screen.getByLabelText(/^Nouveau mot de passe/)).toHaveAccessibleDescription(/12 caractères au moins, avec des lettres et des chiffres/)
+    await user.clear(screen.getByLabelText(/^Nouveau mot de passe/))
+    await user.clear(screen.getByLabelText(/^Confirmer le mot de passe/))
+    await user.type(screen.getByLabelText(/^Nouveau mot de passe/), 'seulementdeslettres')
+    await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'seulementdeslettres')
+    await user.click(screen.getByRole('button', { name: 'Enregistrer et me connecter' }))
+    expect(screen.getByText('Le mot de passe doit contenir des lettres et des chiffres.')).toBeInTheDocument()
     expect(auth.updateUser).not.toHaveBeenCalled()
 
     await user.clear(screen.getByLabelText(/^Nouveau mot de passe/))
@@ -77,5 +86,14 @@ describe('Choisir mon mot de passe', () => {
     expect(await screen.findByRole('heading', { name: 'Tableau de bord' })).toBeInTheDocument()
     expect(auth.setSession).toHaveBeenCalledWith({ access_token: 'acces', refresh_token: 'renouvel' })
     expect(auth.updateUser).toHaveBeenCalledWith({ password: 'Bienvenue2026!' })
+  })
+
+  it('says in French why the auth server refused a password it finds too weak', async () => {
+    auth.updateUser.mockResolvedValue({ data: {}, error: { code: 'weak_password', message: 'Password should be at least 12 characters.' } })
+    const user = renderAt('#access_token=acces&expires_in=3600&refresh_token=renouvel&token_type=bearer&type=invite')
+    await user.type(screen.getByLabelText(/^Nouveau mot de passe/), 'Bienvenue2026!')
+    await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'Bienvenue2026!')
+    await user.click(screen.getByRole('button', { name: 'Enregistrer et me connecter' }))
+    expect(await screen.findByText('Ce mot de passe est trop faible : 12 caractères au moins, avec des lettres et des chiffres.')).toBeInTheDocument()
   })
 })

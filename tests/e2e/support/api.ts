@@ -19,10 +19,13 @@ function apiClient(key: string): ApiClient {
 /** The backend as the service role sees it: what a test arranges or checks behind the users' backs. */
 export const serviceClient = (): ApiClient => apiClient(DEV_SECRET_KEY)
 
-/** supabase-js signed in as a demo account (with its second factor if it has one), for checking what the server says to that person. */
-export async function signedInClient(email: string): Promise<ApiClient> {
+/**
+ * supabase-js signed in as a demo account (with its second factor if it has one), or as anyone with the password given,
+ * for checking what the server says to that person.
+ */
+export async function signedInClient(email: string, password = DEMO_PASSWORD): Promise<ApiClient> {
   const client = apiClient(DEV_PUBLISHABLE_KEY)
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
+  const { error } = await client.auth.signInWithPassword({ email, password })
   if (error) throw error
   await passDemoSecondFactor(client as never, email)
   return client
