@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { inject } from 'vitest'
+import { inject, onTestFinished } from 'vitest'
 import { CHROMIUM, launchBrowser, newContext, signIn } from './support/browser'
+import { signedInClient } from './support/api'
 
 // The Campagnes table at the two widths people use, its row menu, and the file and date
 // fields in French in a browser that speaks English. Set SCREENSHOTS_DIR to keep screenshots of Campagnes and of the
@@ -40,6 +41,17 @@ async function openCampaigns(width: number, height: number) {
 
 describe('Campagnes table', () => {
   it('keeps each row to one action in view and a menu, on one or two lines at 1440 px', async () => {
+    // A recurring campaign with a long name, whose recurrence lines sit under its status, is among the rows.
+    const admin = await signedInClient('admin@example.com')
+    const { data: recurring, error } = await admin
+      .from('campaigns')
+      .insert({ name: `Revue trimestrielle ${Date.now().toString(36)}`, description: 'Comptes à privilèges et comptes de service', start_date: '2027-03-01', end_date: '2027-03-31', recurrence: 'quarterly' })
+      .select('id')
+      .single()
+    if (error) throw error
+    onTestFinished(async () => {
+      await admin.from('campaigns').delete().eq('id', recurring.id)
+    })
     await openCampaigns(1440, 900)
     await screenshot('campagnes-1440')
     const rows = page.getByRole('table', { name: 'Campagnes' }).locator('tbody tr')

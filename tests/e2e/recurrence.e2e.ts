@@ -196,8 +196,8 @@ describe('a recurring campaign in the browser', () => {
     await rowOf(next).getByText('0 droit revu sur 2').waitFor()
     expect(await rowOf(next).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('0')
     // The list says how often each comes back: the first names the occurrence made after it, the new one when its own comes.
-    await rowOf(CAMPAIGN).getByText(`Trimestrielle · occurrence suivante : « ${next} »`).waitFor()
-    await rowOf(next).getByText(/^Trimestrielle · prochaine occurrence le 1er \S+ \d{4}$/).waitFor()
+    await rowOf(CAMPAIGN).getByTitle(`Trimestrielle · occurrence suivante : « ${next} »`, { exact: false }).getByText(/^Trimestrielle · suivante créée/).waitFor()
+    await rowOf(next).getByTitle(/^Trimestrielle · prochaine occurrence le 1er \S+ \d{4}/).getByText(/^Trimestrielle · prochaine le 01\/\d\d\/\d{4}/).waitFor()
     const occurrences = await campaignNamed(next)
     expect(occurrences).toEqual([
       expect.objectContaining({ status: 'active', start_date: nextStart, end_date: addDays(nextStart, 150), recurrence: 'quarterly', auto_start: true, previous_occurrence_id: first!.id }),

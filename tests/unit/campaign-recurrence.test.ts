@@ -1,4 +1,4 @@
-import { nextOccurrenceDate, recurrenceText, type Campaign } from '@/features/campaigns/model'
+import { nextOccurrenceDate, recurrenceLines, recurrenceText, type Campaign } from '@/features/campaigns/model'
 
 type Recurring = Pick<Campaign, 'recurrence' | 'status' | 'startDate' | 'nextOccurrence'>
 const campaign = (overrides: Partial<Recurring>): Recurring => ({
@@ -32,5 +32,16 @@ describe('a recurring campaign’s next occurrence in the Campagnes list', () =>
   it('says a draft’s series begins with its start, and says nothing of a one-off', () => {
     expect(recurrenceText(campaign({ status: 'draft' }), TODAY)).toBe('Trimestrielle · prochaine occurrence un trimestre après le démarrage')
     expect(recurrenceText(campaign({ recurrence: null }), TODAY)).toBeNull()
+  })
+
+  it('fits the Statut column in two short lines, the sentence kept for screen readers', () => {
+    expect(recurrenceLines(campaign({}), TODAY)).toEqual({
+      label: 'Trimestrielle',
+      next: 'prochaine le 01/02/2027',
+      sentence: 'Trimestrielle · prochaine occurrence le 1er février 2027',
+    })
+    expect(recurrenceLines(campaign({ nextOccurrence: { id: 'n', name: 'Suite', startDate: '2027-02-01' } }), TODAY)?.next).toBe('suivante créée')
+    expect(recurrenceLines(campaign({ status: 'draft' }), TODAY)?.next).toBe('dès le démarrage')
+    expect(recurrenceLines(campaign({ recurrence: null }), TODAY)).toBeNull()
   })
 })

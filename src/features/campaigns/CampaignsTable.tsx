@@ -18,7 +18,7 @@ import {
   campaignStatusTone,
   isEditable,
   nextTransition,
-  recurrenceText,
+  recurrenceLines,
   type Campaign,
 } from './model'
 
@@ -128,12 +128,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
           >
             <td className={cn(cell, 'min-w-44 max-w-64 max-md:block max-md:max-w-none max-md:pb-2 max-md:pt-0')}>
               <p className="font-medium text-gray-900">{campaign.name}</p>
-              {campaign.description && (
-                <p className="line-clamp-1 text-xs text-gray-500" title={campaign.description}>
-                  {campaign.description}
-                </p>
-              )}
-              {campaign.recurrence && <p className="text-xs text-gray-600">{recurrenceText(campaign, today)}</p>}
+              <CampaignSubtitle campaign={campaign} today={today} />
             </td>
             <Cell label="Application" className="min-w-32">
               {applicationScopeLabel(campaign)}
@@ -185,3 +180,18 @@ function CampaignFigures({ campaign }: { campaign: Campaign }) {
   })
 }
 
+/**
+ * The line under a campaign's name, one line whatever its length so that the row keeps its height: how often a
+ * recurring campaign comes back and its next occurrence, then its description; the whole text in its tooltip.
+ */
+function CampaignSubtitle({ campaign, today }: { campaign: Campaign; today: Date }) {
+  const recurrence = recurrenceLines(campaign, today)
+  const shown = [recurrence && `${recurrence.label} · ${recurrence.next}`, campaign.description].filter(Boolean).join(' — ')
+  if (!shown) return null
+  const full = [recurrence?.sentence, campaign.description].filter(Boolean).join(' — ')
+  return (
+    <p className="line-clamp-1 text-xs text-gray-500" title={full}>
+      {shown}
+    </p>
+  )
+}

@@ -81,6 +81,18 @@ export function recurrenceText(campaign: Pick<Campaign, 'recurrence' | 'status' 
 
 const RECURRENCE_PERIOD: Record<CampaignRecurrence, string> = { quarterly: 'trimestre', semiannual: 'semestre', annual: 'an' }
 
+/**
+ * A recurring campaign in short, for the list's line under its name: how often (« Trimestrielle ») and its next
+ * occurrence (« prochaine le 01/02/2027 », « suivante créée »), with the whole sentence of recurrenceText for the tooltip.
+ */
+export function recurrenceLines(campaign: Pick<Campaign, 'recurrence' | 'status' | 'startDate' | 'nextOccurrence'>, today: Date) {
+  if (!campaign.recurrence) return null
+  const sentence = recurrenceText(campaign, today) ?? ''
+  const next = nextOccurrenceDate(campaign, today)
+  const nextLine = campaign.nextOccurrence ? 'suivante créée' : next ? `prochaine le ${format(next, 'dd/MM/yyyy')}` : 'dès le démarrage'
+  return { label: CAMPAIGN_RECURRENCE_LABELS[campaign.recurrence], next: nextLine, sentence }
+}
+
 // ─── Table ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const applicationScopeLabel = (campaign: Pick<Campaign, 'applicationName'>) => campaign.applicationName ?? 'Toutes'
