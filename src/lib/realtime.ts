@@ -45,14 +45,15 @@ function throttledKinds(topic: string): readonly LiveKind[] | null {
   return topic.startsWith('campaign:') ? ['campaigns', 'user_rights'] : null
 }
 
-/** After a message on a throttled topic, how long without another before the screen looks again for held changes. */
+/** After joining a throttled topic or a message on it, how long without another before the screen looks again for held changes. */
 export const THROTTLED_CATCH_UP_MS = 1500
 
 /**
  * Joins these private topics until the returned function is called. The database checks at the join that the person
  * may receive each one; a message then reaches the listeners of the kinds it names. On a throttled topic, the
- * listeners of its kinds hear once more after a quiet second and a half: the last change of a burst is then shown
- * even when no message follows it.
+ * listeners of its kinds hear once more a quiet second and a half after the join and after each message: a change
+ * the database held (committed within a second of the topic's last message) is then shown even when no message
+ * follows it, whether that last message came before the join or after.
  */
 export function joinLiveTopics(topics: readonly string[]): () => void {
   const supabase = getSupabase()
@@ -83,6 +84,8 @@ export function joinLiveTopics(topics: readonly string[]): () => void {
         if (status !== 'SUBSCRIBED') return
         if (joinedOnce) for (const listener of listenersOf(LIVE_KINDS)) listener.onResync()
         joinedOnce = true
+        // A change held because the topic's last message went out just before the join is told by no message to come.
+        scheduleCatchUp(topic)
       })
   })
   return () => {

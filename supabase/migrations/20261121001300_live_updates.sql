@@ -83,8 +83,8 @@ comment on table private.live_transactions is
 -- The audiences many people watch at once (the administrators', the security officer's, a campaign's progress) hear
 -- at most once a second: a transaction that commits within a second of the topic's last message adds its kinds to
 -- the topic's held kinds instead, and the next message on the topic carries them. The screens on such a topic look
--- again once a quiet second and a half has passed after a message (src/lib/realtime.ts), so that the last change of
--- a burst shows even when nothing follows it.
+-- again a quiet second and a half after joining it and after a message (src/lib/realtime.ts), so that the last change
+-- of a burst shows even when nothing follows it.
 create table private.live_throttled_topics (
   topic text primary key,
   sent_at timestamptz not null default '-infinity',

@@ -165,6 +165,25 @@ describe('Live refresh', () => {
     expect(invalidate).not.toHaveBeenCalled()
   })
 
+  it('looks again once joined to a throttled topic, for a change held after a message sent before the join', () => {
+    const { invalidate } = setup(
+      <>
+        <Session id="p1" role="admin" />
+        <Live kinds={['campaigns']} queryKey={['alerts']} />
+      </>,
+    )
+    const [own] = openRealtimeChannels('user:p1')
+    const [admin] = openRealtimeChannels('admin')
+    act(() => own!.setStatus('SUBSCRIBED'))
+    act(() => vi.advanceTimersByTime(10_000))
+    expect(invalidate).not.toHaveBeenCalled()
+    act(() => admin!.setStatus('SUBSCRIBED'))
+    act(() => vi.advanceTimersByTime(THROTTLED_CATCH_UP_MS + 300 - 1))
+    expect(invalidate).not.toHaveBeenCalled()
+    act(() => vi.advanceTimersByTime(1))
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['alerts'] })
+  })
+
   it('does not look again after a message on the person’s own topic, which the database never holds', () => {
     const { invalidate } = setup(
       <>
