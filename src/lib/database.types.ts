@@ -311,6 +311,7 @@ export type Database = {
           notifications_enabled: boolean
           reminders_enabled: boolean
           reminder_days: number[]
+          escalation_delay_days: number
         }
         Insert: {
           id?: string
@@ -330,6 +331,7 @@ export type Database = {
           notifications_enabled?: boolean
           reminders_enabled?: boolean
           reminder_days?: number[]
+          escalation_delay_days?: number
         }
         Update: {
           id?: string
@@ -349,6 +351,7 @@ export type Database = {
           notifications_enabled?: boolean
           reminders_enabled?: boolean
           reminder_days?: number[]
+          escalation_delay_days?: number
         }
         Relationships: [
           {

@@ -28,13 +28,18 @@ create table public.campaigns (
   -- while the campaign runs (guard_campaign_update freezes only what the review is about).
   notifications_enabled boolean not null default true,
   reminders_enabled boolean not null default true,
+  -- Days before the end date; a day that falls before the start date sends nothing (the start's message tells).
   reminder_days integer[] not null default '{7,3,1}',
+  -- Days after the end date before the late reviewers' managers and the creator are told: 0 is the day after it.
+  escalation_delay_days integer not null default 0,
   constraint campaigns_one_next_occurrence unique (previous_occurrence_id),
+  -- private.check_campaign_reminders says what is wrong in French first; these hold the line whoever writes.
   constraint campaigns_reminder_days_valid check (
     cardinality(reminder_days) <= 10
     and array_position(reminder_days, null) is null
     and 1 <= all (reminder_days) and 365 >= all (reminder_days)
   ),
+  constraint campaigns_escalation_delay_valid check (escalation_delay_days between 0 and 30),
   constraint campaigns_name_present check (char_length(btrim(name)) between 1 and 200),
   constraint campaigns_description_length check (char_length(description) <= 2000),
   constraint campaigns_dates_ordered check (end_date >= start_date)
@@ -69,6 +74,41 @@ $$;
 -- The guards below run as the caller, and name statuses in their messages.
 grant execute on function private.campaign_status_label(public.campaign_status) to authenticated, service_role;
 
+-- A campaign's reminder days and escalation delay, checked with a French message for each mistake (the table's
+-- constraints would answer in English): at most 10 days, each from 1 to 365 days before the end date and given once;
+-- the escalation from 0 to 30 days after it.
+create function private.check_campaign_reminders(p_days integer[], p_delay integer) returns void
+language plpgsql immutable
+set search_path = ''
+as $$
+declare
+  v_day integer;
+begin
+  if p_days is null or array_position(p_days, null) is not null then
+    raise exception 'Les jours de rappel doivent être des nombres entiers.' using errcode = '23514';
+  end if;
+  if cardinality(p_days) > 10 then
+    raise exception 'Une campagne compte au plus 10 rappels (% demandés).', cardinality(p_days) using errcode = '23514';
+  end if;
+  foreach v_day in array p_days loop
+    if v_day not between 1 and 365 then
+      raise exception 'Un rappel est envoyé de 1 à 365 jours avant la date de fin (% demandé).', v_day using errcode = '23514';
+    end if;
+  end loop;
+  select d into v_day from unnest(p_days) d group by d having count(*) > 1 order by d desc limit 1;
+  if found then
+    raise exception 'Le rappel à % jours avant la fin est donné deux fois.', v_day using errcode = '23514';
+  end if;
+  if p_delay is null or p_delay not between 0 and 30 then
+    raise exception 'Le délai d''escalade est de 0 à 30 jours après la date de fin.' using errcode = '23514';
+  end if;
+end;
+$$;
+
+revoke execute on function private.check_campaign_reminders(integer[], integer) from public;
+-- The guards below run as the caller.
+grant execute on function private.check_campaign_reminders(integer[], integer) to authenticated, service_role;
+
 create function private.guard_campaign_insert() returns trigger
 language plpgsql
 set search_path = ''
@@ -80,6 +120,7 @@ begin
   if auth.uid() is not null then
     new.created_by := auth.uid();
   end if;
+  perform private.check_campaign_reminders(new.reminder_days, new.escalation_delay_days);
   return new;
 end;
 $$;
@@ -121,6 +162,10 @@ begin
     old.name, old.description, old.application_id, old.account_type, old.start_date, old.end_date
   ) then
     raise exception 'Seule une campagne en brouillon peut être modifiée.' using errcode = '23514';
+  end if;
+
+  if (new.reminder_days, new.escalation_delay_days) is distinct from (old.reminder_days, old.escalation_delay_days) then
+    perform private.check_campaign_reminders(new.reminder_days, new.escalation_delay_days);
   end if;
   return new;
 end;
@@ -172,7 +217,7 @@ create policy "Admins and the RSSI may delete campaigns" on public.campaigns
 revoke all on public.campaigns from anon, authenticated, service_role;
 grant select, insert, delete on public.campaigns to authenticated;
 grant update (name, description, application_id, account_type, start_date, end_date, status, recurrence, auto_start, updated_at,
-              notifications_enabled, reminders_enabled, reminder_days)
+              notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days)
   on public.campaigns to authenticated;
 grant select, insert, update, delete on public.campaigns to service_role;
 
@@ -612,7 +657,7 @@ begin
     end loop;
     insert into public.campaigns (
       name, description, application_id, account_type, start_date, end_date, created_by, recurrence, auto_start,
-      previous_occurrence_id
+      notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days, previous_occurrence_id
     )
     select left(coalesce((
              -- The series' name is its first occurrence's.
@@ -626,7 +671,8 @@ begin
            ), last_one.name), 180) || ' — ' || private.campaign_period_label(last_one.recurrence, next_start),
            last_one.description, last_one.application_id, last_one.account_type, next_start,
            next_start + (last_one.end_date - last_one.start_date), last_one.created_by, last_one.recurrence,
-           last_one.auto_start, last_one.id
+           last_one.auto_start, last_one.notifications_enabled, last_one.reminders_enabled, last_one.reminder_days,
+           last_one.escalation_delay_days, last_one.id
     on conflict (previous_occurrence_id) do nothing;
     if found then
       created := created + 1;

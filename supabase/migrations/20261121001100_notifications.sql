@@ -8,13 +8,13 @@
 --   campaign_started   each reviewer with items waiting at the start (holders and managers), their count, the end date
 --   stage_digest       the next reviewer of items reaching a stage (BPO Métier, BPO Groupe, RA): one per day at most
 --   reminder           reviewers with undecided items, on each of the campaign's reminder_days before its end date
---   escalation         after the end date: each late reviewer's own manager and the campaign's creator, once
+--   escalation         after the end date and its delay: each late reviewer's own manager and the campaign's creator, once
 --   campaign_decided   the campaign's creator, once no item waits for a review decision
 -- Each message has a dedupe key, unique: a second event of the same day, a second run of the schedule or two runs at
 -- once add nothing (or, for a day's digest not yet sent, raise its count).
 
--- Each campaign's settings (notifications_enabled, reminders_enabled, reminder_days) are its columns
--- (20261121000500_campaigns.sql).
+-- Each campaign's settings (notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days) are its
+-- columns (20261121000500_campaigns.sql).
 
 -- ─── The outbox ─────────────────────────────────────────────────────────────────────────────────────────────────
 -- 'invitation': a person asked to set their password (invitation_emails, 20261121001200_directory_sync.sql).
@@ -295,9 +295,11 @@ $$;
 --     with notifications on, one message per reviewer with items waiting now, their count and the end date, due in
 --     this pass; the notice goes either way;
 --   reminders: for each active campaign with reminders on, the latest of its reminder_days reached (end_date − d ≤
---     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three;
---   escalation: once the end date has passed, to each late reviewer's manager (their late reports) and to the
---     campaign's creator (every late reviewer), once per campaign and recipient.
+--     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three; a day
+--     that falls before the start date is never reached;
+--   escalation: once the end date and the campaign's escalation_delay_days have passed, to each late reviewer's
+--     manager (their late reports) and to the campaign's creator (every late reviewer), once per campaign and
+--     recipient, with the rights waiting for them, each counted once however many of them it waits for.
 -- It also gives up messages left "sending" by a run that died after its last allowed try. Idempotent: running it
 -- twice, or twice at once, adds nothing the second time (the dedupe key).
 create function public.run_notification_schedule(p_now timestamptz default now())
@@ -351,7 +353,8 @@ begin
     select c.id, c.name, c.end_date, t.threshold
       from public.campaigns c
      cross join lateral (
-       select min(d) as threshold from unnest(c.reminder_days) as d where c.end_date - d <= v_today
+       select min(d) as threshold from unnest(c.reminder_days) as d
+        where c.end_date - d <= v_today and c.end_date - d >= c.start_date
      ) t
      where c.id = any (v_active) and c.reminders_enabled and v_today <= c.end_date and t.threshold is not null
   )
@@ -365,12 +368,14 @@ begin
   on conflict (dedupe_key) do nothing;
   get diagnostics v_reminders = row_count;
 
-  with late as (
-    select w.*, c.name as campaign_name, c.end_date, c.created_by
-      from private.waiting_reviewers(array(
-        select c.id from public.campaigns c where c.id = any (v_active) and c.end_date < v_today
-      )) w
-      join public.campaigns c on c.id = w.campaign_id
+  with overdue as (
+    select c.id, c.created_by from public.campaigns c
+     where c.id = any (v_active) and c.end_date + c.escalation_delay_days < v_today
+  ),
+  late as (
+    select w.*, o.created_by
+      from private.waiting_reviewers(array(select o.id from overdue o)) w
+      join overdue o on o.id = w.campaign_id
   ),
   told as (
     select l.campaign_id, l.reviewer_manager_id as recipient_id, l.reviewer_id, l.reviewer_name, l.total from late l
@@ -380,19 +385,41 @@ begin
      where l.created_by is not null
   ),
   per_recipient as (
-    select t.campaign_id, t.recipient_id, count(*) as reviewers, sum(t.total) as total,
-           -- The 20 with most left; the counts above cover them all.
+    select t.campaign_id, t.recipient_id, count(*) as reviewers,
+           -- The 20 with most left; the counts cover them all.
            (array_agg(jsonb_build_object('name', t.reviewer_name, 'count', t.total) order by t.total desc, t.reviewer_name))[1:20] as late
       from told t
+     group by t.campaign_id, t.recipient_id
+  ),
+  -- Each waiting item with the reviewers it waits for, at the stages of waiting_reviewers: one right that waits for
+  -- a holder and their manager, both late, is one right to whoever hears of both.
+  waiting as (
+    select i.campaign_id, i.id as item_id, r.reviewer_id
+      from public.campaign_items i
+     cross join lateral (values
+       (case when i.status = 'pending' then i.holder_id end),
+       (case when i.status in ('pending', 'validated_user') then i.manager_id end),
+       (case when i.status = 'validated_manager' then i.bpo_metier_id end),
+       (case when i.status = 'validated_bpo_metier' then i.bpo_groupe_id end)
+     ) as r (reviewer_id)
+     where i.campaign_id in (select o.id from overdue o)
+       and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
+       and r.reviewer_id is not null
+  ),
+  rights as (
+    select t.campaign_id, t.recipient_id, count(distinct w.item_id) as total
+      from told t
+      join waiting w on w.campaign_id = t.campaign_id and w.reviewer_id = t.reviewer_id
      group by t.campaign_id, t.recipient_id
   )
   insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
   select u.id, u.email, 'escalation', c.id,
          jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
-                            'days_late', v_today - c.end_date, 'reviewers', p.reviewers, 'count', p.total,
+                            'days_late', v_today - c.end_date, 'reviewers', p.reviewers, 'count', r.total,
                             'late', to_jsonb(p.late)),
          'escalation:' || c.id || ':' || u.id
     from per_recipient p
+    join rights r on r.campaign_id = p.campaign_id and r.recipient_id = p.recipient_id
     join public.campaigns c on c.id = p.campaign_id
     join public.users u on u.id = p.recipient_id and u.active
   on conflict (dedupe_key) do nothing;

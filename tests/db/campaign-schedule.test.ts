@@ -120,6 +120,17 @@ describe('run_campaign_schedule', () => {
     expect((await runSchedule('2026-03-02T09:00:00Z')).started).toBe(0)
   })
 
+  it('gives the next occurrence the same e-mail settings: notifications, reminders, their days and the escalation delay', async () => {
+    const first = await recurringCampaign({ recurrence: 'quarterly', start: '2026-01-12', end: '2026-02-11' })
+    const settings = `notifications_enabled = false, reminders_enabled = false, reminder_days = '{14,2}', escalation_delay_days = 5`
+    await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set ${settings} where id = $1`, [first.id]))
+    await start(first.id)
+    await runSchedule('2026-04-12T12:00:00Z')
+    const [next] = await nextOf(first.id)
+    const read = `select notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days from public.campaigns where id = $1`
+    expect(await one(db, read, [next!.id])).toEqual({ notifications_enabled: false, reminders_enabled: false, reminder_days: [14, 2], escalation_delay_days: 5 })
+  })
+
   it('after a pause of several periods, makes only the current period’s occurrence', async () => {
     const first = await recurringCampaign({ recurrence: 'semiannual', start: '2024-01-10', end: '2024-02-10' })
     await start(first.id)

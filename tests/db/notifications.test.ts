@@ -14,7 +14,15 @@ interface Message {
   kind: string
   status: string
   attempts: number
-  payload: { count: number; counts: Record<string, number>; campaign_name: string; late?: { name: string; count: number }[] }
+  payload: {
+    count: number
+    counts: Record<string, number>
+    campaign_name: string
+    late?: { name: string; count: number }[]
+    reviewers?: number
+    days_left?: number
+    days_late?: number
+  }
   last_error: string | null
 }
 
@@ -166,7 +174,8 @@ describe('the time-driven pass', () => {
     await schedule(around(2))
     const escalations = await messages(`campaign_id = $1 and kind = 'escalation'`, [campaign])
     const admin = escalations.find((m) => m.recipient_email === 'admin@example.com')
-    expect(admin?.payload.count).toBe(6)
+    // Four rights wait: holder A's and holder B's pending ones (each for its holder and manager), and BPO Métier's two.
+    expect(admin?.payload.count).toBe(4)
     expect(admin?.payload.late).toHaveLength(5)
     // Holder A's manager hears about holder A (1 left); the holders' managers are late too, but have no manager.
     expect(escalations.find((m) => m.recipient_id === manager.id)?.payload).toMatchObject({ count: 1, late: [{ count: 1 }] })
@@ -239,21 +248,42 @@ describe('delivery', () => {
 
 describe("a campaign's notification settings", () => {
   it('are on by default, changeable by admin and rssi while the campaign runs, and checked', async () => {
-    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days from public.campaigns where id = $1`, [campaign])).toEqual({
+    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days from public.campaigns where id = $1`, [campaign])).toEqual({
       notifications_enabled: true,
       reminders_enabled: true,
       reminder_days: [7, 3, 1],
+      escalation_delay_days: 0,
     })
     const set = (actor: Actor, assignments: string) => attempt(db, actor, (tx) => tx.query(`update public.campaigns set ${assignments} where id = $1 returning id`, [campaign]))
     expect((await set('rssi', `reminders_enabled = false, reminder_days = '{10,2}'`)).ok).toBe(true)
-    expectRefused(await set('admin', `reminder_days = '{0}'`), '23514')
-    expectRefused(await set('admin', `reminder_days = '{3,null}'`), '23514')
+    expectRefused(await set('admin', `reminder_days = '{0}'`), '23514', /^Un rappel est envoyé de 1 à 365 jours avant la date de fin \(0 demandé\)\.$/)
+    expectRefused(await set('admin', `reminder_days = '{400}'`), '23514', /de 1 à 365 jours/)
+    expectRefused(await set('admin', `reminder_days = '{3,null}'`), '23514', /^Les jours de rappel doivent être des nombres entiers\.$/)
+    expectRefused(await set('admin', `reminder_days = '{5,3,5}'`), '23514', /^Le rappel à 5 jours avant la fin est donné deux fois\.$/)
+    expectRefused(await set('admin', `reminder_days = '{11,10,9,8,7,6,5,4,3,2,1}'`), '23514', /^Une campagne compte au plus 10 rappels \(11 demandés\)\.$/)
+    expectRefused(await set('admin', `escalation_delay_days = 31`), '23514', /^Le délai d'escalade est de 0 à 30 jours après la date de fin\.$/)
+    expectRefused(await set('admin', `escalation_delay_days = -1`), '23514', /délai d'escalade/)
+    expectRefused(await set('admin', `escalation_delay_days = null`), '23514', /délai d'escalade/)
+    // A new campaign is checked as well.
+    expectRefused(
+      await attempt(db, 'admin', (tx) =>
+        tx.query(`insert into public.campaigns (name, start_date, end_date, reminder_days) values ('x', current_date, current_date + 9, '{2,2}')`),
+      ),
+      '23514',
+      /donné deux fois/,
+    )
+    // The table's own constraints hold the same bounds for whoever gets past the triggers.
+    for (const check of ['campaigns_reminder_days_valid', 'campaigns_escalation_delay_valid']) {
+      expect(await count(db, `select count(*) from pg_constraint where conname = $1`, [check])).toBe(1)
+    }
+    expect((await set('admin', `escalation_delay_days = 30`)).ok).toBe(true)
     // RLS: a manager's update reaches no row.
     expect((await set(manager, `notifications_enabled = false`)).value?.rows).toEqual([])
-    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days from public.campaigns where id = $1`, [campaign])).toEqual({
+    expect(await one(db, `select notifications_enabled, reminders_enabled, reminder_days, escalation_delay_days from public.campaigns where id = $1`, [campaign])).toEqual({
       notifications_enabled: true,
       reminders_enabled: false,
       reminder_days: [10, 2],
+      escalation_delay_days: 30,
     })
   })
 })
@@ -293,5 +323,55 @@ describe('who sees and changes the outbox', () => {
     for (const actor of ['user', 'manager', 'ra'] as const) {
       expectRefused(await attempt(db, actor, (tx) => tx.query(`select public.requeue_notifications()`)), '42501', /administrateurs/)
     }
+  })
+})
+
+describe("each campaign's reminder days and escalation delay", () => {
+  /** A campaign over a fresh application with the given rights' holders, its settings set before the start. */
+  async function campaignFor(holders: Person[], settings: string) {
+    const application = await createApplication(db, { bpoMetier: bpoMetier.id })
+    for (const holder of holders) await createRight(db, { holder: holder.id, applicationId: application, campaignId: null })
+    const id = await startCampaign(application, settings)
+    const { end } = await one<{ end: string }>(db, `select end_date::text as end from public.campaigns where id = $1`, [id])
+    const at = (days: number) => new Date(Date.parse(`${end}T10:00:00Z`) + days * 86_400_000).toISOString()
+    const sent = (kind: string) => messages(`campaign_id = $1 and kind = $2`, [id, kind])
+    return { id, at, sent }
+  }
+
+  it('reminds on the days the campaign chose, once each, and never on a day before its start', async () => {
+    // 30 days long: 45 days before the end falls before the start.
+    const { at, sent } = await campaignFor([holderB], `reminder_days = '{45,10,5}'`)
+    await schedule(at(-29))
+    await schedule(at(-11))
+    expect(await sent('reminder')).toHaveLength(0)
+    await schedule(at(-10))
+    expect((await sent('reminder')).map((m) => m.payload)).toEqual([
+      expect.objectContaining({ days_left: 10, count: 1 }),
+      expect.objectContaining({ days_left: 10, count: 1 }),
+    ])
+    // 7 is not one of its days: nothing more until 5 days before the end; 3 and 1 are not either.
+    await schedule(at(-7))
+    expect(await sent('reminder')).toHaveLength(2)
+    await schedule(at(-5))
+    expect(await sent('reminder')).toHaveLength(4)
+    for (const days of [-3, -1, 0]) await schedule(at(days))
+    expect(await sent('reminder')).toHaveLength(4)
+  })
+
+  it('escalates only once its delay after the end date has passed', async () => {
+    const { at, sent } = await campaignFor([holderA], `escalation_delay_days = 3, reminders_enabled = false`)
+    for (const days of [1, 2, 3]) await schedule(at(days))
+    expect(await sent('escalation')).toHaveLength(0)
+    await schedule(at(4))
+    const told = (await sent('escalation')).map((m) => `${m.recipient_email} ${m.payload.days_late}`).sort()
+    expect(told).toEqual(['admin@example.com 4', `${manager.email} 4`].sort())
+  })
+
+  it('counts one right once for the creator, who hears of its holder and its manager, both late', async () => {
+    const { at, sent } = await campaignFor([holderA], `reminders_enabled = false`)
+    await schedule(at(1))
+    const admin = (await sent('escalation')).find((m) => m.recipient_email === 'admin@example.com')
+    expect(admin?.payload).toMatchObject({ count: 1, reviewers: 2 })
+    expect(admin?.payload.late?.map((late) => late.count)).toEqual([1, 1])
   })
 })

@@ -728,6 +728,7 @@ describe('campaign lifecycle', () => {
       ['notifications', `notifications_enabled = not notifications_enabled`],
       ['reminders', `reminders_enabled = not reminders_enabled`],
       ['reminder days', `reminder_days = '{5}'`],
+      ['escalation delay', `escalation_delay_days = 7`],
       ['previous occurrence', `previous_occurrence_id = '${campaignIds.active}'`],
     ]
     it.each((['completed', 'archived'] as const).flatMap((state) => settings.map(([label, set]) => [state, label, set] as const)))(
