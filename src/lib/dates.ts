@@ -1,16 +1,39 @@
-import { format, isValid, parseISO } from 'date-fns'
 import { fr } from 'date-fns/locale/fr'
 
 /** French calendar conventions for every date-fns call that deals with weeks. */
 export const FRENCH_DATE_OPTIONS = { locale: fr, weekStartsOn: 1 } as const
 
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value))
+
 type DateInput = string | number | Date | null | undefined
 
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * A date as the API writes it: a day ('2025-03-05', that day at local midnight, as date-fns's parseISO reads it) or an
+ * ISO timestamp with its offset (Postgres's '2025-03-05 14:30:00+00' too). Read natively rather than by parseISO and
+ * format, which bring their formatters and the English locale into every page that shows a date.
+ */
 function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === '') return null
-  const date = typeof value === 'string' ? parseISO(value) : new Date(value)
-  return isValid(date) ? date : null
+  const date = typeof value === 'string' ? parseApiDate(value) : new Date(value)
+  return Number.isNaN(date.getTime()) ? null : date
 }
+
+function parseApiDate(text: string): Date {
+  const day = ISO_DAY.exec(text)
+  if (day) return new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
+  // 'YYYY-MM-DD hh:mm:ss+00' (Postgres) → 'YYYY-MM-DDThh:mm:ss+00:00' (ECMAScript's date time string format).
+  return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'))
+}
+
+/** The local calendar day of a date, as the API takes days: '2025-03-05'. */
+export function isoDay(date: Date): string {
+  return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`
+}
+
+/** 'mars 2025': the month's name from date-fns's French locale. */
+const monthAndYear = (date: Date) => `${fr.localize.month(date.getMonth() as never, { width: 'wide' })} ${date.getFullYear()}`
 
 /**
  * The French day of a date ('5 mars 2025', '1er mars 2025': the first of a month is written as an ordinal), formatted by
@@ -26,7 +49,7 @@ function dayText(date: Date): string {
   const key = dayKey(date)
   let text = dayTexts.get(key)
   if (text === undefined) {
-    text = `${frenchDayOfMonth(date.getDate())} ${format(date, 'MMMM yyyy', FRENCH_DATE_OPTIONS)}`
+    text = `${frenchDayOfMonth(date.getDate())} ${monthAndYear(date)}`
     if (dayTexts.size >= DAY_TEXTS_LIMIT) dayTexts.clear()
     dayTexts.set(key, text)
   }
@@ -36,7 +59,6 @@ function dayText(date: Date): string {
 /** '1er' for the first of a month, as French writes it; the number otherwise. */
 export const frenchDayOfMonth = (day: number): string => (day === 1 ? '1er' : String(day))
 
-const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value))
 
 /** '5 mars 2025', '1er mars 2025'; `fallback` when there is no valid date. */
 export function formatDate(value: DateInput, fallback = '-'): string {

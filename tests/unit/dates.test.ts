@@ -1,5 +1,5 @@
 import { format, startOfWeek } from 'date-fns'
-import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime, lastUseText } from '@/lib/dates'
+import { FRENCH_DATE_OPTIONS, formatDate, formatDateTime, isoDay, lastUseText } from '@/lib/dates'
 
 describe('French dates', () => {
   it("formats a date as 'd MMMM yyyy', the first of a month as « 1er »", () => {
@@ -50,6 +50,21 @@ describe.each(['Europe/Paris', 'America/New_York', 'UTC'])('French dates written
       const day = date.getDate() === 1 ? '1er' : String(date.getDate())
       expect(formatDateTime(date)).toBe(`${day} ${format(date, "MMMM yyyy 'à' HH:mm", FRENCH_DATE_OPTIONS)}`)
       expect(formatDate(date.toISOString())).toBe(`${day} ${format(date, 'MMMM yyyy', FRENCH_DATE_OPTIONS)}`)
+    }
+  })
+
+  it('read the timestamps Postgres and PostgREST write as the same instant', () => {
+    const instant = new Date(Date.UTC(2025, 2, 5, 14, 30))
+    for (const text of ['2025-03-05 14:30:00+00', '2025-03-05T14:30:00+00:00', '2025-03-05T15:30:00.000+01:00', '2025-03-05T14:30:00Z']) {
+      expect(formatDateTime(text)).toBe(formatDateTime(instant))
+    }
+  })
+
+  it('give the local calendar day of a date as the API takes it', () => {
+    const start = new Date(2024, 0, 1, 0, 30).getTime()
+    for (let hour = 0; hour < 2 * 366 * 24; hour += 5) {
+      const date = new Date(start + hour * 3_600_000)
+      expect(isoDay(date)).toBe(format(date, 'yyyy-MM-dd'))
     }
   })
 

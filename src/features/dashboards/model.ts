@@ -1,7 +1,7 @@
 /** The dashboards' data and pure rules: the reviewers' counters, the manager's team, the admin's and the RSSI's figures (SPEC §2, §9). */
-import { format, subDays, subMonths } from 'date-fns'
+import { subDays, subMonths } from 'date-fns'
 import type { CsvCell } from '@/lib/csv'
-import { formatDate } from '@/lib/dates'
+import { formatDate, isoDay } from '@/lib/dates'
 import { campaignStatusLabel, type AccountType, type CampaignStatus, type RightStatus } from '@/domain/labels'
 import type { Level } from '@/domain/rates'
 
@@ -319,7 +319,6 @@ export interface DashboardFilters {
   period: Period
 }
 
-const isoDay = (date: Date) => format(date, 'yyyy-MM-dd')
 
 /** SPEC §9: week = 7 days, month = 1 month, quarter = 3 months, ending today; 'personnalisee' = the last 30 days. */
 export function periodWindow(period: Period, today: Date = new Date()): { from: string; to: string } {
