@@ -73,7 +73,7 @@ describe('audit sentences', () => {
     const gone: AuditNames = { ...NO_NAMES, decisions: NAMES.decisions }
     expect(auditStory(refusal, gone).sentence).toBe('Marc Dubois a refusé le droit « Lecteur » de Julie Martin sur SAP Finance — « Jamais utilisé »')
     expect(auditStory(refusal, NO_NAMES).sentence).toBe(
-      "Marc Dubois a refusé le droit d'un utilisateur supprimé sur l'application app-sap — « Jamais utilisé »",
+      "Marc Dubois a refusé le droit d'un utilisateur supprimé sur une application supprimée — « Jamais utilisé »",
     )
   })
 
@@ -105,7 +105,7 @@ describe('audit sentences', () => {
     expect(auditStory({ ...close, details: { items: 2, rights_sent_to_ra: 1500 } }, NAMES).sentence).toBe(
       "Marc Dubois a clôturé la campagne « Revue annuelle 2025 » : 2 éléments de revue, 1\u202f500 droits envoyés au responsable d'application",
     )
-    expect(auditStory({ ...close, details: {} }, NO_NAMES).sentence).toBe('Marc Dubois a clôturé la campagne campaign-1')
+    expect(auditStory({ ...close, details: {} }, NO_NAMES).sentence).toBe('Marc Dubois a clôturé une campagne supprimée')
   })
 
   it('tells creations and deletions from the row written, for every audited table', () => {
@@ -149,7 +149,7 @@ describe('audit sentences', () => {
       sentence: 'Marc Dubois a modifié la règle de contrôle « Inactivité de 90 jours »',
       changes: [
         { label: 'Activée', before: 'Oui', after: 'Non' },
-        { label: 'Paramètres', before: '{"inactivity_threshold":90}', after: '{}' },
+        { label: 'Paramètres', before: "Seuil d'inactivité (jours) : 90", after: '(vide)' },
       ],
     })
     expect(update('applications', 'app-gone', { description: { old: '', new: 'ERP' }, colour: { old: 'a', new: 'b' } })).toEqual({
@@ -182,9 +182,13 @@ describe('audit sentences', () => {
     )
   })
 
-  it('falls back to a generic sentence for an action it does not know', () => {
-    const unknown = event({ action: 'import_rights', resource_type: 'campaign_items', resource_id: 'i-1', details: { imported: 3 } })
-    expect(auditStory(unknown, NAMES)).toEqual({ sentence: 'Marc Dubois : action « import_rights » sur Élément de revue i-1', changes: [] })
+  it('falls back to a generic sentence for an action it does not know, its details in French where it can', () => {
+    const unknown = event({ action: 'import_rights', resource_type: 'campaign_items', resource_id: 'i-1', details: { imported: 3, campaign_id: CAMPAIGN } })
+    expect(auditStory(unknown, NAMES)).toEqual({
+      sentence: 'Marc Dubois : import_rights — Élément de revue',
+      changes: [],
+      facts: ['imported : 3', 'Campagne : « Revue annuelle 2025 »'],
+    })
     expect(resourceTypeLabel('user_rights')).toBe('Droit')
     expect(resourceTypeLabel('control_rules')).toBe('Règle de contrôle')
     expect(resourceTypeLabel('toString')).toBe('toString')

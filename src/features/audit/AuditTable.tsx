@@ -35,10 +35,13 @@ function AuditRow({ event, names }: { event: AuditEvent; names: AuditNames }) {
       <TableCell>{actionLabel(event.action)}</TableCell>
       <TableCell className="max-w-md">
         <p>{story.sentence}</p>
-        {story.changes.length > 0 && (
+        {(story.changes.length > 0 || story.facts) && (
           <ul className="mt-1 text-xs text-gray-600">
             {story.changes.map((change) => (
               <li key={change.label}>{changeText(change)}</li>
+            ))}
+            {story.facts?.map((fact) => (
+              <li key={fact}>{fact}</li>
             ))}
           </ul>
         )}

@@ -2,6 +2,7 @@
 import type { CsvCell } from '@/lib/csv'
 import { formatDateTime } from '@/lib/dates'
 import { countText } from '@/domain/plural'
+import { auditActionLabel } from '@/domain/audit-labels'
 import { auditEventText, resourceTypeLabel, type AuditNames } from './sentence'
 
 /** SPEC §9's fetch limit of 100 becomes the page size. */
@@ -46,19 +47,8 @@ export interface AuditFilters {
 
 export const EMPTY_AUDIT_FILTERS: AuditFilters = { search: '', userId: '', action: '', from: '', to: '' }
 
-const ACTION_LABELS: Record<string, string> = {
-  create: 'Création',
-  update: 'Modification',
-  delete: 'Suppression',
-  decide: 'Décision',
-  start_campaign: 'Lancement de campagne',
-  complete_campaign: 'Clôture de campagne',
-}
-
-/** French for the known actions, the raw code otherwise. */
-export function actionLabel(action: string): string {
-  return Object.hasOwn(ACTION_LABELS, action) ? (ACTION_LABELS[action] as string) : action
-}
+/** French for every action the database writes (src/domain/audit-labels.ts), the raw code for one it does not. */
+export const actionLabel = auditActionLabel
 
 export function auditUserLabel(event: Pick<AuditEvent, 'user_id' | 'user_name' | 'user_email'>): string {
   if (!event.user_id || event.user_id === SYSTEM_USER_ID) return event.user_name || event.user_email || 'Système'

@@ -1,11 +1,25 @@
 /**
  * Each audit event as a French sentence a person can read, from what the database writes in `details`:
  * the row triggers (create: `{ new }`, delete: `{ old }`, update: `{ changes: { field: { old, new } } }`),
- * validate_user_right (decide) and the campaign transitions (start_campaign, complete_campaign). Pure: the names of the
- * people, applications, campaigns and rights an event points to come in `AuditNames`, read by the api.
+ * validate_user_right (decide), the campaign transitions, and the other audited functions (sign-offs, delegations,
+ * imports…), in the words of src/domain/audit-labels.ts. Pure: the names of the people, applications, campaigns and
+ * rights an event points to come in `AuditNames`, read by the api; an id is never shown in place of a name.
  */
 import { formatDate, formatDateTime } from '@/lib/dates'
-import { accountTypeLabel, campaignStatusLabel, rightStatusLabel, roleLabel } from '@/domain/labels'
+import { accountTypeLabel } from '@/domain/labels'
+import {
+  AUDIT_COLUMNS,
+  auditActionLabel,
+  auditChanges,
+  auditDetails,
+  auditDetailText,
+  auditField,
+  auditResourceLabel,
+  auditValueText,
+  AUDIT_STAGE_LABELS,
+  type AuditValueFormat,
+  type AuditValueKind,
+} from '@/domain/audit-labels'
 import { countText } from '@/domain/plural'
 import type { AuditEvent } from './model'
 
@@ -59,111 +73,12 @@ export interface AuditChange {
 export interface AuditStory {
   sentence: string
   changes: AuditChange[]
-}
-
-const RESOURCE_TYPE_LABELS: Record<string, string> = {
-  users: 'Utilisateur',
-  user_rights: 'Droit',
-  campaigns: 'Campagne',
-  applications: 'Application',
-  control_rules: 'Règle de contrôle',
-  campaign_items: 'Élément de revue',
-  right_decisions: 'Décision',
-  right_removals: 'Suppression de droit',
-  remediation_settings: 'Réglage des suppressions',
+  /** What else the event says, one « field : value » a line, when its sentence does not tell it. */
+  facts?: string[]
 }
 
 /** French for the known tables, the raw name otherwise. */
-export function resourceTypeLabel(type: string): string {
-  return Object.hasOwn(RESOURCE_TYPE_LABELS, type) ? (RESOURCE_TYPE_LABELS[type] as string) : type
-}
-
-type Kind = 'user' | 'application' | 'campaign' | 'date' | 'timestamp' | 'role' | 'account_type' | 'right_status' | 'campaign_status' | 'removal'
-
-// A removal's states, means, sources and the connector's outcomes, as the RSSI's tile and the evidence pack name them.
-const REMOVAL_LABELS: Record<string, string> = {
-  requested: 'Suppression demandée',
-  verified: 'Suppression constatée',
-  unverified: 'Suppression non constatée',
-  ticket: 'Ticket',
-  connector: 'Connecteur d’annuaire',
-  csv: 'Import CSV des droits',
-  removed: 'Retiré de l’annuaire',
-  already_absent: 'Déjà absent de l’annuaire',
-  failed: 'Échec du retrait',
-}
-
-interface Field {
-  label: string
-  kind?: Kind
-}
-
-const USER_FIELD = (label: string): Field => ({ label, kind: 'user' })
-
-// Per table, as the columns of the migrations; a column not listed keeps its own name.
-const FIELDS: Record<string, Record<string, Field>> = {
-  users: {
-    email: { label: 'E-mail' },
-    first_name: { label: 'Prénom' },
-    last_name: { label: 'Nom' },
-    role: { label: 'Rôle', kind: 'role' },
-    position: { label: 'Poste' },
-    department: { label: 'Département' },
-    manager_id: USER_FIELD('Manager'),
-    last_login: { label: 'Dernière connexion', kind: 'timestamp' },
-  },
-  applications: {
-    name: { label: 'Nom' },
-    description: { label: 'Description' },
-    ra_id: USER_FIELD("Responsable d'application"),
-    bpo_metier_id: USER_FIELD('BPO Métier'),
-    bpo_groupe_id: USER_FIELD('BPO Groupe'),
-    rssi_id: USER_FIELD('RSSI'),
-  },
-  campaigns: {
-    name: { label: 'Nom' },
-    description: { label: 'Description' },
-    application_id: { label: 'Application', kind: 'application' },
-    account_type: { label: 'Type de compte', kind: 'account_type' },
-    start_date: { label: 'Date de début', kind: 'date' },
-    end_date: { label: 'Date de fin', kind: 'date' },
-    status: { label: 'Statut', kind: 'campaign_status' },
-    created_by: USER_FIELD('Créée par'),
-  },
-  user_rights: {
-    user_id: USER_FIELD('Titulaire'),
-    application_id: { label: 'Application', kind: 'application' },
-    role_name: { label: 'Rôle' },
-    account_type: { label: 'Type de compte', kind: 'account_type' },
-    justification: { label: 'Justification' },
-    status: { label: 'Statut', kind: 'right_status' },
-    granted_at: { label: "Date d'attribution", kind: 'date' },
-    last_used_at: { label: 'Dernière utilisation', kind: 'date' },
-    validated_at: { label: 'Validé le', kind: 'timestamp' },
-    validated_by: USER_FIELD('Validé par'),
-    review_comment: { label: 'Commentaire de revue' },
-    campaign_id: { label: 'Campagne', kind: 'campaign' },
-  },
-  right_removals: {
-    state: { label: 'État', kind: 'removal' },
-    method: { label: 'Moyen', kind: 'removal' },
-    ticket: { label: 'Ticket' },
-    verified_at: { label: 'Constatée le', kind: 'timestamp' },
-    verified_source: { label: 'Source du constat', kind: 'removal' },
-    unverified_at: { label: 'Non constatée le', kind: 'timestamp' },
-    applied_at: { label: 'Appliquée par le connecteur le', kind: 'timestamp' },
-    apply_outcome: { label: 'Résultat du connecteur', kind: 'removal' },
-    apply_message: { label: 'Message du connecteur' },
-  },
-  control_rules: {
-    name: { label: 'Nom' },
-    description: { label: 'Description' },
-    global: { label: 'Globale' },
-    application_id: { label: 'Application', kind: 'application' },
-    parameters: { label: 'Paramètres' },
-    enabled: { label: 'Activée' },
-  },
-}
+export const resourceTypeLabel = auditResourceLabel
 
 const DELETED_USER = 'un utilisateur supprimé'
 
@@ -190,6 +105,24 @@ function changesOf(event: AuditEvent): [string, Json][] {
   return Object.entries(changes).filter((entry): entry is [string, Json] => isObject(entry[1]))
 }
 
+/** The ids of people, applications and campaigns an object's fields hold, by the fields' kinds, nested ones included. */
+function collectIds(type: string, object: Json, addKind: (kind: AuditValueKind | undefined, value: unknown) => void) {
+  for (const [key, value] of Object.entries(object)) {
+    const kind = auditField(type, key)?.kind
+    if (key === 'changes' && isObject(value)) {
+      for (const [field, change] of Object.entries(value)) {
+        if (!isObject(change)) continue
+        addKind(auditField(type, field)?.kind, change.old)
+        addKind(auditField(type, field)?.kind, change.new)
+      }
+    } else if (isObject(value) && kind === undefined) {
+      collectIds(type, value, addKind)
+    } else {
+      addKind(kind, value)
+    }
+  }
+}
+
 /** Every id the event's sentence and changes name. */
 export function auditReferences(events: readonly AuditEvent[]): AuditReferences {
   const sets = {
@@ -203,42 +136,27 @@ export function auditReferences(events: readonly AuditEvent[]): AuditReferences 
   const add = (set: Set<string>, value: unknown) => {
     if (typeof value === 'string' && value !== '') set.add(value)
   }
-  const addKind = (kind: Kind | undefined, value: unknown) => {
+  const addKind = (kind: AuditValueKind | undefined, value: unknown) => {
     if (kind === 'user') add(sets.users, value)
+    else if (kind === 'users' && Array.isArray(value)) value.forEach((id) => add(sets.users, id))
     else if (kind === 'application') add(sets.applications, value)
     else if (kind === 'campaign') add(sets.campaigns, value)
   }
 
   for (const event of events) {
     const details = detailsOf(event)
-    const fields = FIELDS[event.resource_type] ?? {}
     if (event.action === 'decide') {
       add(sets.decisions, details.decision_id)
-      add(sets.users, details.holder_id)
-      add(sets.applications, details.application_id)
       add(sets.rights, event.resource_id)
-    } else if (event.action === 'sign_off') {
-      add(sets.campaigns, event.resource_id)
-    } else if (event.action === 'import_rights_snapshot') {
-      add(sets.applications, event.resource_id)
-    } else if (event.action === 'start_campaign' || event.action === 'complete_campaign') {
-      add(sets.campaigns, event.resource_id)
-      if (isObject(details.scope)) add(sets.applications, details.scope.application_id)
-    } else if (event.action === 'update') {
+    } else if (event.action !== 'create' && event.action !== 'delete') {
+      // The resource an event names by its id: a created or deleted row names itself.
       if (event.resource_type === 'users') add(sets.users, event.resource_id)
       if (event.resource_type === 'applications') add(sets.applications, event.resource_id)
       if (event.resource_type === 'campaigns') add(sets.campaigns, event.resource_id)
       if (event.resource_type === 'control_rules') add(sets.rules, event.resource_id)
       if (event.resource_type === 'user_rights') add(sets.rights, event.resource_id)
-      for (const [field, change] of changesOf(event)) {
-        addKind(fields[field]?.kind, change.old)
-        addKind(fields[field]?.kind, change.new)
-      }
-    } else if (event.resource_type === 'user_rights') {
-      const row = rowOf(event)
-      add(sets.users, row.user_id)
-      add(sets.applications, row.application_id)
     }
+    collectIds(event.resource_type, details, addKind)
   }
   return {
     users: [...sets.users],
@@ -266,52 +184,41 @@ function userName(names: AuditNames, id: unknown): string {
 }
 
 function applicationName(names: AuditNames, id: unknown): string {
-  if (typeof id !== 'string' || id === '') return 'une application supprimée'
-  return names.applications.get(id) ?? `l'application ${id}`
+  return (typeof id === 'string' && names.applications.get(id)) || 'une application supprimée'
 }
 
 function campaignName(names: AuditNames, id: unknown): string {
-  if (typeof id !== 'string' || id === '') return 'une campagne supprimée'
-  const name = names.campaigns.get(id)
-  return name ? `« ${name} »` : id
+  const name = typeof id === 'string' ? names.campaigns.get(id) : undefined
+  return name ? `« ${name} »` : 'une campagne supprimée'
 }
 
-function valueText(field: Field | undefined, value: unknown, names: AuditNames): string {
-  if (value === null || value === undefined || value === '') return '(vide)'
-  switch (field?.kind) {
-    case 'user':
-      return userName(names, value)
-    case 'application':
-      return applicationName(names, value)
-    case 'campaign':
-      return campaignName(names, value)
-    case 'date':
-      return formatDate(value as string, String(value))
-    case 'timestamp':
-      return formatDateTime(value as string, String(value))
-    case 'role':
-      return roleLabel(String(value))
-    case 'account_type':
-      return accountTypeLabel(String(value))
-    case 'right_status':
-      return rightStatusLabel(String(value))
-    case 'campaign_status':
-      return campaignStatusLabel(String(value))
-    case 'removal':
-      return REMOVAL_LABELS[String(value)] ?? String(value)
+/** « la campagne « Revue T4 » », or « une campagne supprimée ». */
+function theCampaign(names: AuditNames, id: unknown): string {
+  const name = typeof id === 'string' ? names.campaigns.get(id) : undefined
+  return name ? `la campagne « ${name} »` : 'une campagne supprimée'
+}
+
+/** Values as the page shows them: names for ids (a removed one said so), dates the French way. */
+function pageFormat(names: AuditNames): AuditValueFormat {
+  return {
+    name: (kind, id) => (kind === 'user' ? userName(names, id) : kind === 'application' ? applicationName(names, id) : campaignName(names, id)),
+    date: (value) => formatDate(value, value),
+    timestamp: (value) => formatDateTime(value, value),
   }
-  if (typeof value === 'boolean') return value ? 'Oui' : 'Non'
-  if (typeof value === 'string') return value
-  return JSON.stringify(value)
 }
 
 function changeList(event: AuditEvent, names: AuditNames): AuditChange[] {
-  const fields = FIELDS[event.resource_type] ?? {}
-  return changesOf(event).map(([key, change]) => {
-    const field = fields[key]
-    return { label: field?.label ?? key, before: valueText(field, change.old, names), after: valueText(field, change.new, names) }
-  })
+  return auditChanges(event.resource_type, event.details, pageFormat(names)).map(({ label, before, after }) => ({ label, before, after }))
 }
+
+/** The details the sentence does not tell, « field : value », without those it names. */
+function factList(event: AuditEvent, names: AuditNames, told: readonly string[] = []): string[] {
+  const details = detailsOf(event)
+  const rest = Object.fromEntries(Object.entries(details).filter(([key]) => !told.includes(key)))
+  return auditDetails({ resource_type: event.resource_type, details: rest }, pageFormat(names)).map(auditDetailText)
+}
+
+const withFacts = (sentence: string, facts: string[]): AuditStory => (facts.length > 0 ? { sentence, changes: [], facts } : { sentence, changes: [] })
 
 /** « de Julie Martin », « d'Emma Girard »: French elides before a vowel. */
 const of = (name: string) => (/^[aeiouyàâäéèêëîïôöùûü]/i.test(name) ? `d'${name}` : `de ${name}`)
@@ -355,6 +262,10 @@ function subjectPhrase(event: AuditEvent, names: AuditNames): string {
       if (!role) return `la suppression de droit ${id}`
       return `la suppression du ${rightPhrase(role, text(row.holder_name) ?? DELETED_USER, text(row.application_name) ?? '').replace(/^le /, '')}`
     }
+    case 'remediation_settings': {
+      const application = text(row.application_id) && names.applications.get(row.application_id as string)
+      return `le réglage des suppressions${application ? ` de ${application}` : ''}`
+    }
     default:
       return `${resourceTypeLabel(event.resource_type).toLowerCase()} ${id}`.trim()
   }
@@ -368,6 +279,8 @@ function actorText(event: AuditEvent): string {
 }
 
 const VERBS: Record<string, string> = { create: 'a créé', update: 'a modifié', delete: 'a supprimé' }
+
+const statusText = (value: unknown, names: AuditNames) => auditValueText(AUDIT_COLUMNS.user_rights?.status, value, pageFormat(names)) ?? ''
 
 function decisionStory(event: AuditEvent, names: AuditNames): AuditStory {
   const details = detailsOf(event)
@@ -384,7 +297,7 @@ function decisionStory(event: AuditEvent, names: AuditNames): AuditStory {
   const sentence = `${actorText(event)} ${verb} ${rightPhrase(role, holder, application)}${acting}${comment ? ` — « ${comment} »` : ''}`
   const changes =
     details.from_status || details.to_status
-      ? [{ label: 'Statut', before: valueText(FIELDS.user_rights?.status, details.from_status, names), after: valueText(FIELDS.user_rights?.status, details.to_status, names) }]
+      ? [{ label: 'Statut', before: statusText(details.from_status, names), after: statusText(details.to_status, names) }]
       : []
   return { sentence, changes }
 }
@@ -392,7 +305,7 @@ function decisionStory(event: AuditEvent, names: AuditNames): AuditStory {
 function startStory(event: AuditEvent, names: AuditNames): string {
   const details = detailsOf(event)
   const attached = count(details.rights_attached)
-  let sentence = `${actorText(event)} a lancé la campagne ${campaignName(names, event.resource_id)}`
+  let sentence = `${actorText(event)} a lancé ${theCampaign(names, event.resource_id)}`
   if (attached !== null) sentence += ` : ${countText(attached, 'droit à revoir', 'droits à revoir')}`
   if (isObject(details.scope)) {
     const application = details.scope.application_id ? applicationName(names, details.scope.application_id) : 'toutes les applications'
@@ -414,7 +327,7 @@ function completeStory(event: AuditEvent, names: AuditNames): string {
     items === null ? null : countText(items, 'élément de revue', 'éléments de revue'),
     sent === null ? null : `${countText(sent, 'droit envoyé', 'droits envoyés')} au responsable d'application`,
   ].filter(Boolean)
-  return `${actorText(event)} a clôturé la campagne ${campaignName(names, event.resource_id)}${parts.length ? ` : ${parts.join(', ')}` : ''}`
+  return `${actorText(event)} a clôturé ${theCampaign(names, event.resource_id)}${parts.length ? ` : ${parts.join(', ')}` : ''}`
 }
 
 /** An application's complete list of rights, from a CSV or the directory connector, and the removals it settled. */
@@ -426,8 +339,76 @@ function snapshotStory(event: AuditEvent, names: AuditNames): string {
     countText(count(details.verified) ?? 0, 'suppression constatée', 'suppressions constatées'),
     countText(count(details.unverified) ?? 0, 'suppression non constatée', 'suppressions non constatées'),
   ]
-  const name = applicationName(names, event.resource_id)
-  return `${actorText(event)} a importé la liste des droits de ${name.startsWith("l'application") ? name : `« ${name} »`} ${source} : ${parts.join(', ')}`
+  const name = typeof event.resource_id === 'string' ? names.applications.get(event.resource_id) : undefined
+  return `${actorText(event)} a importé la liste des droits ${name ? `de « ${name} »` : "d'une application supprimée"} ${source} : ${parts.join(', ')}`
+}
+
+const stageText = (stage: unknown) => (typeof stage === 'string' ? (AUDIT_STAGE_LABELS[stage] ?? stage) : '')
+const reasonText = (details: Json) => (text(details.reason) ? ` — « ${text(details.reason)} »` : '')
+
+function signOffStory(event: AuditEvent, names: AuditNames): string {
+  const details = detailsOf(event)
+  const campaign = theCampaign(names, event.resource_id)
+  const what = text(details.stage) ? `l'étape ${stageText(details.stage)} ${of(campaign)}` : campaign
+  const items = count(details.items)
+  const statement = text(details.statement)
+  return `${actorText(event)} a signé ${what}${items === null ? '' : ` (${countText(items, 'élément de revue', 'éléments de revue')})`}${
+    statement ? ` : « ${statement} »` : ''
+  }`
+}
+
+/** A reviewer's items handed to someone else until a date (delegate: by the reviewer; reassign: by an administrator). */
+function delegationStory(event: AuditEvent, names: AuditNames): string {
+  const details = detailsOf(event)
+  const delegator = text(details.delegator_name) ?? userName(names, details.delegator_id)
+  const delegate = text(details.delegate_name) ?? userName(names, details.delegate_id)
+  const items = count(details.items)
+  const what = items === null ? 'les revues' : countText(items, 'revue', 'revues')
+  const until = text(details.ends_on) ? ` jusqu'au ${formatDate(details.ends_on as string, String(details.ends_on))}` : ''
+  const stage = text(details.stage) ? `, étape ${stageText(details.stage)}` : ''
+  const verb = event.action === 'reassign' ? 'a réaffecté' : 'a délégué'
+  return `${actorText(event)} ${verb} ${what} ${of(delegator)} à ${delegate}${until} (${theCampaign(names, details.campaign_id)}${stage})${reasonText(details)}`
+}
+
+function revocationStory(event: AuditEvent, names: AuditNames): string {
+  const details = detailsOf(event)
+  const delegator = userName(names, details.delegator_id)
+  const delegate = userName(names, details.delegate_id)
+  return `${actorText(event)} a mis fin à la délégation des revues ${of(delegator)} à ${delegate} (${theCampaign(names, details.campaign_id)})${reasonText(details)}`
+}
+
+/** The actions told by a verb, whose details follow as facts. */
+const ACTION_VERBS: Record<string, string> = {
+  import_directory: "a importé l'annuaire",
+  import_applications: 'a importé la liste des applications',
+}
+
+/** The actions of the audited functions, told in full. */
+function functionStory(event: AuditEvent, names: AuditNames): AuditStory {
+  const details = detailsOf(event)
+  const actor = actorText(event)
+  switch (event.action) {
+    case 'sign_off':
+      return { sentence: signOffStory(event, names), changes: [] }
+    case 'delegate':
+    case 'reassign':
+      return { sentence: delegationStory(event, names), changes: [] }
+    case 'revoke_delegation':
+      return { sentence: revocationStory(event, names), changes: [] }
+    case 'set_fallback_reviewers':
+      return { sentence: `${actor} a changé les relecteurs de secours ${of(theCampaign(names, event.resource_id))}`, changes: changeList(event, names) }
+    case 'invite_users':
+      return { sentence: `${actor} a invité ${countText(count(details.invited) ?? 0, 'personne', 'personnes')} à créer leur compte`, changes: [] }
+    case 'reset_second_factor': {
+      const person = (event.resource_id && names.users.get(event.resource_id)) || text(details.email) || DELETED_USER
+      return withFacts(`${actor} a réinitialisé le second facteur ${of(person)}`, factList(event, names, ['email']))
+    }
+    case 'requeue_notifications':
+      return { sentence: `${actor} a relancé ${countText(count(details.messages) ?? 0, 'message en attente', 'messages en attente')}`, changes: [] }
+  }
+  const verb = Object.hasOwn(ACTION_VERBS, event.action) ? ACTION_VERBS[event.action] : undefined
+  const sentence = verb ? `${actor} ${verb}` : `${actor} : ${auditActionLabel(event.action)} — ${resourceTypeLabel(event.resource_type)}`
+  return withFacts(sentence, factList(event, names))
 }
 
 /** The event as a sentence and, for an update or a decision, each changed field « avant → après ». */
@@ -441,10 +422,6 @@ export function auditStory(event: AuditEvent, names: AuditNames = NO_NAMES): Aud
       return { sentence: completeStory(event, names), changes: [] }
     case 'import_rights_snapshot':
       return { sentence: snapshotStory(event, names), changes: [] }
-    case 'sign_off': {
-      const statement = text(detailsOf(event).statement)
-      return { sentence: `${actorText(event)} a signé la campagne ${campaignName(names, event.resource_id)}${statement ? ` : « ${statement} »` : ''}`, changes: [] }
-    }
     case 'create':
     case 'update':
     case 'delete': {
@@ -455,17 +432,16 @@ export function auditStory(event: AuditEvent, names: AuditNames = NO_NAMES): Aud
       }
       return { sentence: `${actorText(event)} ${VERBS[event.action]} ${subjectPhrase(event, names)}`, changes }
     }
-    default: {
-      const target = `${resourceTypeLabel(event.resource_type)}${event.resource_id ? ` ${event.resource_id}` : ''}`
-      return { sentence: `${actorText(event)} : action « ${event.action} » sur ${target}`, changes: [] }
-    }
+    default:
+      return functionStory(event, names)
   }
 }
 
 export const changeText = (change: AuditChange) => `${change.label} : ${change.before} → ${change.after}`
 
-/** The sentence and its changes on one line, as the CSV's « Événement » column gives it. */
+/** The sentence, its changes and its facts on one line, as the CSV's « Événement » column gives it. */
 export function auditEventText(event: AuditEvent, names: AuditNames = NO_NAMES): string {
-  const { sentence, changes } = auditStory(event, names)
-  return changes.length === 0 ? sentence : `${sentence} (${changes.map(changeText).join(' ; ')})`
+  const { sentence, changes, facts = [] } = auditStory(event, names)
+  const lines = [...changes.map(changeText), ...facts]
+  return lines.length === 0 ? sentence : `${sentence} (${lines.join(' ; ')})`
 }

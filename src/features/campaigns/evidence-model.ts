@@ -3,6 +3,7 @@ import { format } from 'date-fns'
 import { REVIEW_RATE_BASIS, REVIEWED_MEANING, UNDECIDED_AT_CLOSURE_LABEL } from '@/domain/campaign-figures'
 import { formatDate, formatDateTime } from '@/lib/dates'
 import { accountTypeLabel, campaignStatusLabel, rightStatusLabel } from '@/domain/labels'
+import { auditActionLabel, auditDetails, auditDetailText, auditResourceLabel, type AuditValueFormat } from '@/domain/audit-labels'
 import { safeCell } from './model'
 
 export type EvidenceStage = 'user' | 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
@@ -201,24 +202,6 @@ const FOR_RA = new Set(['refused_user', 'refused_manager', 'refused_bpo_metier',
 /** The Traitements RA sheet's rows, from the summary's counts: those of the items treatmentRows keeps. */
 export function treatmentCount(summary: EvidenceSummary): number {
   return Object.entries(summary.by_status).reduce((total, [status, count]) => total + (FOR_RA.has(status) ? count : 0), 0)
-}
-
-/** The journal's events in French; the pack's own copy, since the audit page is another feature. */
-const ACTION_LABELS: Record<string, string> = {
-  create: 'Création',
-  update: 'Modification',
-  delete: 'Suppression',
-  decide: 'Décision',
-  start_campaign: 'Lancement de campagne',
-  complete_campaign: 'Clôture de campagne',
-}
-
-const RESOURCE_LABELS: Record<string, string> = {
-  campaigns: 'Campagne',
-  user_rights: 'Droit',
-  users: 'Utilisateur',
-  applications: 'Application',
-  review_rules: 'Règle de contrôle',
 }
 
 const SEAL_REASONS: Record<string, string> = {
@@ -440,25 +423,25 @@ export function signoffRows(signoffs: readonly EvidenceSignoff[]): string[][] {
 
 export const JOURNAL_COLUMNS = ['N°', 'Date', 'Acteur', 'Action', 'Ressource', 'Identifiant', 'IP', 'Détails']
 
-function detailsText(details: unknown): string {
-  if (details === null || details === undefined) return ''
-  if (typeof details !== 'object') return String(details)
-  return Object.entries(details as Record<string, unknown>)
-    .map(([key, value]) => `${key} : ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
-    .join(' ; ')
+/** The pack names no one by id: a person, an application or a campaign only an id points to is left out. */
+const JOURNAL_FORMAT: AuditValueFormat = {
+  name: () => null,
+  date: (value) => formatDate(value, value),
+  timestamp: (value) => formatDateTime(value, value),
 }
 
+/** The journal's events in French (src/domain/audit-labels.ts, as the audit page): « Décision : Refusé ; Commentaire : … ». */
 export function journalRows(events: readonly EvidenceEvent[]): string[][] {
   return events.map((event) =>
     [
       String(event.id),
       formatDateTime(event.timestamp, ''),
       event.user_name || event.user_email || 'Système',
-      labelOr(ACTION_LABELS, event.action),
-      labelOr(RESOURCE_LABELS, event.resource_type),
+      auditActionLabel(event.action),
+      auditResourceLabel(event.resource_type),
       event.resource_id ?? '',
       event.ip_address ?? '',
-      detailsText(event.details),
+      auditDetails(event, JOURNAL_FORMAT).map(auditDetailText).join(' ; '),
     ].map(safeCell),
   )
 }
