@@ -1062,12 +1062,6 @@ export type Database = {
         }
         Returns: Json
       }
-      campaign_reviewer_gaps: {
-        Args: {
-          p_campaign_ids: unknown
-        }
-        Returns: Json[]
-      }
       campaign_signoffs_for_evidence: {
         Args: {
           p_campaign_id: string
@@ -1103,6 +1097,25 @@ export type Database = {
           p_run: Json
         }
         Returns: Json
+      }
+      control_rule_reach: {
+        Args: {
+          p_parameters: Json
+          p_application_id?: string
+        }
+        Returns: Json
+      }
+      control_rule_roles: {
+        Args: {
+          p_application_id?: string
+        }
+        Returns: string[]
+      }
+      control_rules_reach: {
+        Args: {
+          p_rule_ids: unknown
+        }
+        Returns: Json[]
       }
       create_application: {
         Args: {

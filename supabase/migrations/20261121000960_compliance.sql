@@ -1,5 +1,92 @@
 -- The compliance page: the rates per application and the control rules' violations.
 
+-- ─── A rule's violations ─────────────────────────────────────────────────────────────────────────────────────────
+
+-- What a rule's parameters find today among the rights of p_scope (an application, or every one when null), by key:
+-- inactivity_threshold the rights never used or not used within that many days, incompatible_roles the people holding
+-- two or more of the names. Only the keys it can evaluate (a threshold within bounds, two names); {} when none. The one
+-- predicate behind Conformité's violations and the control rules page's « Concerne aujourd'hui ».
+create function private.rule_violations(p_parameters jsonb, p_scope uuid) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_found jsonb := '{}'::jsonb;
+  v_threshold numeric;
+  v_roles text[];
+  v_count bigint;
+begin
+  if jsonb_typeof(p_parameters -> 'inactivity_threshold') = 'number' then
+    v_threshold := (p_parameters ->> 'inactivity_threshold')::numeric;
+  end if;
+  -- The bounds the table keeps (private.control_rule_parameters_problem): a draft may be outside them.
+  if v_threshold between 0.001 and 36500 then
+    select count(*) into v_count
+      from public.user_rights ur
+     where (p_scope is null or ur.application_id = p_scope)
+       and (ur.last_used_at is null or ur.last_used_at < now() - v_threshold::float8 * interval '1 day');
+    v_found := v_found || jsonb_build_object('inactivity_threshold', v_count);
+  end if;
+
+  -- The same rule as the RSSI dashboard's « Rôles incompatibles » (« RSSI dashboard: risk sets »).
+  v_roles := private.rule_roles(p_parameters);
+  if coalesce(cardinality(v_roles), 0) >= 2 then
+    select count(*) into v_count from private.role_conflict_holders(v_roles, p_scope);
+    v_found := v_found || jsonb_build_object('incompatible_roles', v_count);
+  end if;
+  return v_found;
+end;
+$$;
+
+revoke execute on function private.rule_violations(jsonb, uuid) from public, anon, authenticated, service_role;
+-- rssi_compliance and the control rules page's reads call it as the caller.
+grant execute on function private.rule_violations(jsonb, uuid) to authenticated;
+
+-- rpc('control_rule_reach', { p_parameters, p_application_id }) → what a rule being written would find today, as
+-- private.rule_violations gives it: { inactivity_threshold?: rights, incompatible_roles?: people }. For admin and rssi.
+create function public.control_rule_reach(p_parameters jsonb, p_application_id uuid default null) returns jsonb
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent évaluer une règle de contrôle.');
+  perform private.require_application(p_application_id);
+  return private.rule_violations(p_parameters, p_application_id);
+end;
+$$;
+
+-- rpc('control_rules_reach', { p_rule_ids }) → for each of these rules (a page of the list), enabled or not, what it
+-- finds today over its own scope, as private.rule_violations gives it. For admin and rssi.
+create function public.control_rules_reach(p_rule_ids uuid[])
+returns table (rule_id uuid, violations jsonb)
+language plpgsql stable
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent évaluer une règle de contrôle.');
+  if cardinality(p_rule_ids) > 100 then
+    raise exception 'Au plus 100 règles à la fois.' using errcode = '22023';
+  end if;
+  return query
+    select r.id, private.rule_violations(r.parameters, r.application_id)
+      from public.control_rules r
+     where r.id = any (p_rule_ids)
+     order by r.id;
+end;
+$$;
+
+revoke execute on function
+  public.control_rule_reach(jsonb, uuid),
+  public.control_rules_reach(uuid[])
+  from public, anon;
+
+grant execute on function
+  public.control_rule_reach(jsonb, uuid),
+  public.control_rules_reach(uuid[])
+  to authenticated;
+
 -- ─── Compliance page ─────────────────────────────────────────────────────────────────────────────────────────────
 
 -- rpc('rssi_compliance', { p_application_id }) → one JSON object. p_application_id null = all applications; set, it
@@ -12,9 +99,9 @@
 --   * incompatible_roles: array of at least two role names (separation of duties), e.g.
 --     {"incompatible_roles": ["Comptable", "Approbateur factures"]}. A violation is a person who holds, within the
 --     rule's scope, rights under two or more of the listed names. Names compare exactly as imported (the rule's own
---     names are trimmed; non-string and blank entries are ignored); a list with fewer than two distinct names cannot
---     be evaluated and is reported in ignored_parameters. For a global rule the roles may be held on different
---     applications. Unit: people (a person holding three listed roles is one violation).
+--     names are trimmed); the table refuses a list of fewer than two distinct names (control_rules.sql), which would be
+--     reported in ignored_parameters. For a global rule the roles may be held on different applications. Unit: people
+--     (a person holding three listed roles is one violation).
 --   A rule's scope is every application when it is global, else its application (and, under the page filter, only
 --   that application's rights). A rule carrying both keys counts both; violations is their sum and
 --   violations_by_parameter gives each.
@@ -51,9 +138,6 @@ declare
   v_state text;
   v_by_parameter jsonb;
   v_ignored text[];
-  v_threshold numeric;
-  v_roles text[];
-  v_count bigint;
 begin
   perform private.require_rssi();
   perform private.require_application(p_application_id);
@@ -106,25 +190,9 @@ begin
     if v_rule.enabled then
       v_active_rules := v_active_rules + 1;
 
-      if v_rule.parameters ? 'inactivity_threshold' then
-        -- control_rules_inactivity_threshold guarantees a number > 0.
-        v_threshold := (v_rule.parameters ->> 'inactivity_threshold')::numeric;
-        select count(*) into v_count
-          from public.user_rights ur
-         where (v_scope is null or ur.application_id = v_scope)
-           and (ur.last_used_at is null or ur.last_used_at < now() - v_threshold::float8 * interval '1 day');
-        v_by_parameter := v_by_parameter || jsonb_build_object('inactivity_threshold', v_count);
-      end if;
-
-      if v_rule.parameters ? 'incompatible_roles' then
-        -- The same rule as the RSSI dashboard's « Rôles incompatibles » (« RSSI dashboard: risk sets »).
-        v_roles := private.rule_roles(v_rule.parameters);
-        if coalesce(cardinality(v_roles), 0) >= 2 then
-          select count(*) into v_count from private.role_conflict_holders(v_roles, v_scope);
-          v_by_parameter := v_by_parameter || jsonb_build_object('incompatible_roles', v_count);
-        else
-          v_ignored := array_append(v_ignored, 'incompatible_roles');
-        end if;
+      v_by_parameter := private.rule_violations(v_rule.parameters, v_scope);
+      if v_rule.parameters ? 'incompatible_roles' and not v_by_parameter ? 'incompatible_roles' then
+        v_ignored := array_append(v_ignored, 'incompatible_roles');
       end if;
 
       v_state := case when v_by_parameter = '{}'::jsonb then 'unsupported' else 'evaluated' end;

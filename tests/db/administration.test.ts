@@ -356,7 +356,7 @@ describe('check constraints', () => {
       tx.query(`insert into public.control_rules (name, global, application_id) values ($1, $2, $3)`, [name, global, app ? sap : null]),
     )
     if (code) {
-      expectRefused(outcome, code, /control_rules_scope/)
+      expectRefused(outcome, code, /^Une règle globale ne vise aucune application ; une règle d'application en vise une\.$/)
       expect(await count(db, `select count(*) from public.control_rules where name = $1`, [name])).toBe(0)
     } else {
       expect(outcome, outcome.message).toMatchObject({ ok: true })
@@ -365,12 +365,12 @@ describe('check constraints', () => {
   })
 
   it.each([
-    ['a list', '[90]', /control_rules_parameters_object/],
-    ['a string', '"90 jours"', /control_rules_parameters_object/],
-    ['a number', '90', /control_rules_parameters_object/],
-    ['JSON null', 'null', /control_rules_parameters_object/],
-    ['an inactivity threshold given as text', '{"inactivity_threshold": "90"}', /control_rules_inactivity_threshold/],
-    ['a negative inactivity threshold', '{"inactivity_threshold": -5}', /control_rules_inactivity_threshold/],
+    ['a list', '[90]', /^Les paramètres de la règle doivent être un objet JSON\.$/],
+    ['a string', '"90 jours"', /^Les paramètres de la règle doivent être un objet JSON\.$/],
+    ['a number', '90', /^Les paramètres de la règle doivent être un objet JSON\.$/],
+    ['JSON null', 'null', /^Les paramètres de la règle doivent être un objet JSON\.$/],
+    ['an inactivity threshold given as text', '{"inactivity_threshold": "90"}', /^Le seuil d'inactivité doit être un nombre de jours supérieur à zéro, cent ans \(36 500 jours\) au plus\.$/],
+    ['a negative inactivity threshold', '{"inactivity_threshold": -5}', /^Le seuil d'inactivité doit être un nombre de jours supérieur à zéro, cent ans \(36 500 jours\) au plus\.$/],
   ])('rule parameters cannot be %s', async (_label, parameters, constraint) => {
     const name = unique('Règle')
     const outcome = await attempt(db, 'rssi', (tx) => tx.query(`insert into public.control_rules (name, parameters) values ($1, $2::jsonb)`, [name, parameters]))

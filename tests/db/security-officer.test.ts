@@ -342,7 +342,6 @@ beforeAll(async () => {
   await addRule('both', { app: 'sod', parameters: { inactivity_threshold: 30, incompatible_roles: [saisie, approbation], foo: 1 } })
   await addRule('disabled', { app: 'sod', parameters: { inactivity_threshold: 1 }, enabled: false })
   await addRule('unknown', { app: 'sod', parameters: { max_accounts: 3 } })
-  await addRule('invalid', { app: 'sod', parameters: { incompatible_roles: [saisie, `${saisie} `, 3] } })
 
   // Campaign rights and decisions on Kappa Camp (and Kappa Other).
   await addRight('camp1', { app: 'camp', holder: 'a', role: `Camp-1-${T}`, status: 'pending', lastUsed: recent, campaign: 'c1' })
@@ -1029,17 +1028,16 @@ describe('compliance page', () => {
     })
     expect(ruleOf(c, 'disabled')).toMatchObject({ state: 'disabled', enabled: false, violations: null, violations_by_parameter: {} })
     expect(ruleOf(c, 'unknown')).toMatchObject({ state: 'unsupported', violations: null, ignored_parameters: ['max_accounts'] })
-    expect(ruleOf(c, 'invalid')).toMatchObject({ state: 'unsupported', violations: null, ignored_parameters: ['incompatible_roles'] })
 
     // The global rules apply to Kappa Sod too; the other applications' rules do not.
     const { rows: global } = await db.query<{ id: string; name: string; enabled: boolean }>(
       `select id::text, name, enabled from public.control_rules where global`,
     )
-    const mine = ['sodApp', 'inactive30', 'both', 'disabled', 'unknown', 'invalid'].map((k) => rules[k]!)
+    const mine = ['sodApp', 'inactive30', 'both', 'disabled', 'unknown'].map((k) => rules[k]!)
     expect(c.rules.map((r) => r.id).sort()).toEqual([...global.map((g) => g.id), ...mine].sort())
     const ninety = global.find((g) => g.name === 'Inactivité de 90 jours')!
     expect(byId.get(ninety.id)).toMatchObject({ state: 'evaluated', violations: 1 }) // David's Contrôle, never used
-    expect(c.cards.active_rules).toBe(global.filter((g) => g.enabled).length + 5) // sodApp, inactive30, both, unknown, invalid
+    expect(c.cards.active_rules).toBe(global.filter((g) => g.enabled).length + 4) // sodApp, inactive30, both, unknown
     expect(c.rules.map((r) => r.name)).toEqual([...c.rules.map((r) => r.name)].sort((a, b) => (a === b ? 0 : a < b ? -1 : 1)))
   })
 

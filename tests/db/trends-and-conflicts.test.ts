@@ -160,7 +160,7 @@ describe('review_conflicts', () => {
     rule = unique('Séparation saisie / validation')
     await db.query(`insert into public.control_rules (name, global, parameters) values ($1, true, $2)`, [
       rule,
-      JSON.stringify({ incompatible_roles: [entryRole, ` ${approvalRole} `, 3, ''] }),
+      JSON.stringify({ incompatible_roles: [entryRole, ` ${approvalRole} `] }),
     ])
   })
 

@@ -7,17 +7,10 @@ import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
 import { TableCell } from '@/components/ui/Table'
 import { usePagedList } from '@/lib/use-paged-list'
-import { useApplicationChoices, useControlRulesPage, useDeleteControlRule, useLiveControlRules, useSaveControlRule, useToggleControlRule, type ControlRuleSort } from './api'
+import { useApplicationChoices, useControlRulesPage, useDeleteControlRule, useLiveControlRules, useRulesReach, useSaveControlRule, useToggleControlRule, type ControlRuleSort } from './api'
 import { ControlRuleFormDialog } from './ControlRuleFormDialog'
-import {
-  CONTROL_MESSAGES,
-  controlRuleToForm,
-  EMPTY_CONTROL_RULE_FORM,
-  formatParameters,
-  scopeLabel,
-  statusLabel,
-  type ControlRuleRow,
-} from './model'
+import { CONTROL_MESSAGES, controlRuleToForm, EMPTY_CONTROL_RULE_FORM, scopeLabel, statusLabel, type ControlRuleRow } from './model'
+import { RuleSummary } from './RuleSummary'
 
 type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; rule: ControlRuleRow }
 
@@ -27,16 +20,17 @@ const RULE_COLUMNS: [ControlRuleSort, string][] = [
   ['description', 'Description'],
   ['global', 'Portée'],
   ['application', 'Application'],
-  ['parameters', 'Paramètres'],
+  ['parameters', 'Règle'],
   ['enabled', 'Statut'],
 ]
 
-/** SPEC §2 Contrôles (admin and rssi): list, create, edit, toggle, delete control rules. */
+/** SPEC §2 Contrôles (admin and rssi): list, create, edit, toggle, delete control rules; each rule in words with its reach today. */
 export function ControlRulesPage({ title }: { title: string }) {
   useLiveControlRules()
   // Newest first until a column is chosen, as the rules were always listed.
   const list = usePagedList<ControlRuleSort>({ sort: 'created_at', direction: 'desc' })
   const rules = useControlRulesPage(list.request)
+  const reach = useRulesReach(rules.data?.rows.map((rule) => rule.id) ?? [])
   const [editing, setEditing] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<ControlRuleRow | null>(null)
   const applications = useApplicationChoices(editing.kind !== 'closed')
@@ -71,7 +65,7 @@ export function ControlRulesPage({ title }: { title: string }) {
           </TableCell>
           <TableCell>{rule.application?.name ?? '-'}</TableCell>
           <TableCell>
-            <pre className="max-w-xs overflow-x-auto whitespace-pre-wrap text-xs">{formatParameters(rule.parameters)}</pre>
+            <RuleSummary rule={rule} reach={reach.data?.[rule.id]} failed={reach.isError} />
           </TableCell>
           <TableCell>
             <Badge tone={rule.enabled ? 'green' : 'grey'}>{statusLabel(rule)}</Badge>

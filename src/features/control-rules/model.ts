@@ -1,7 +1,8 @@
-/** The control rules page's data and SPEC §5's form rules, with SPEC §8's messages. Pure: no Supabase here. */
+/** The control rules page's data and form rules, with their French messages. Pure: no Supabase here. */
 import { z } from 'zod'
+import { readRuleParameters, type JsonObject } from './parameters'
 
-export type JsonObject = { [key: string]: unknown }
+export type { JsonObject } from './parameters'
 
 export interface ControlRuleRow {
   id: string
@@ -21,8 +22,16 @@ export interface ControlRuleFormValues {
   description: string
   global: boolean
   application_id: string
-  /** The parameters as the person types them: JSON text. */
-  parameters: string
+  /** Whether the rule forbids holding two of some roles, and which ('' for a line not chosen yet). */
+  checksRoles: boolean
+  roles: string[]
+  /** Whether the rule flags rights unused for a number of days, as typed. */
+  checksInactivity: boolean
+  threshold: string
+  /** The saved parameters this form does not edit, sent back as they were. */
+  otherParameters: JsonObject
+  /** In French, what of the saved parameters the form could not show as they were. */
+  notes: string[]
   enabled: boolean
 }
 
@@ -31,67 +40,66 @@ export const EMPTY_CONTROL_RULE_FORM: ControlRuleFormValues = {
   description: '',
   global: true,
   application_id: '',
-  parameters: '{}',
+  checksRoles: true,
+  roles: ['', ''],
+  checksInactivity: false,
+  threshold: '90',
+  otherParameters: {},
+  notes: [],
   enabled: true,
 }
 
 export const CONTROL_MESSAGES = {
   nameRequired: 'Le nom de la règle est obligatoire.',
   applicationRequired: "L'application est obligatoire pour une règle non globale.",
-  invalidJson: 'Paramètres JSON invalides',
-  notObject: 'Les paramètres doivent être un objet JSON, par exemple {"inactivity_threshold": 90}.',
-  invalidThreshold: 'Le seuil d\'inactivité (inactivity_threshold) doit être un nombre positif.',
+  nothingChecked: 'Choisissez ce que la règle contrôle : des rôles incompatibles, des droits inutilisés, ou les deux.',
+  tooFewRoles: 'Choisissez au moins deux rôles incompatibles.',
+  duplicateRole: (role: string) => `Le rôle « ${role} » est choisi deux fois : choisissez des rôles différents.`,
+  invalidThreshold: "Le seuil d'inactivité doit être un nombre de jours supérieur à zéro, cent ans (36 500 jours) au plus.",
   deleteConfirm: (name: string) => `Êtes-vous sûr de vouloir supprimer la règle ${name} ? Cette action est irréversible.`,
 } as const
 
-export type ParametersResult = { ok: true; value: JsonObject } | { ok: false; message: string }
+/** The roles picked so far, in order, without the lines left empty. */
+export const pickedRoles = (values: Pick<ControlRuleFormValues, 'roles'>) => values.roles.map((role) => role.trim()).filter((role) => role !== '')
 
-/** Parses the parameters text (required: blank is invalid JSON): a JSON object, whose inactivity_threshold, if any, is a positive number. */
-export function parseParameters(text: string): ParametersResult {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return { ok: false, message: CONTROL_MESSAGES.invalidJson }
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, message: CONTROL_MESSAGES.notObject }
-  const value = parsed as JsonObject
-  if (Object.hasOwn(value, 'inactivity_threshold')) {
-    const threshold = value.inactivity_threshold
-    if (typeof threshold !== 'number' || !Number.isFinite(threshold) || threshold <= 0) {
-      return { ok: false, message: CONTROL_MESSAGES.invalidThreshold }
-    }
-  }
-  return { ok: true, value }
+function firstRepeated(roles: string[]): string | undefined {
+  return roles.find((role, index) => roles.indexOf(role) !== index)
+}
+
+/** The longest threshold the database takes, a century: beyond it the date to compare with does not exist. */
+export const MAX_THRESHOLD_DAYS = 36_500
+
+/** The threshold as a number of days, or null unless it is above zero and at most a century. */
+export function thresholdDays(text: string): number | null {
+  const days = Number(text.trim().replace(',', '.'))
+  return text.trim() !== '' && days >= 0.001 && days <= MAX_THRESHOLD_DAYS ? days : null
 }
 
 const formSchema = z
   .object({
     name: z.string().trim().min(1, CONTROL_MESSAGES.nameRequired).max(200),
     description: z.string().max(2000),
-    global: z.boolean(),
-    application_id: z.string(),
-    parameters: z.string(),
-    enabled: z.boolean(),
   })
-  .superRefine((values, context) => {
-    if (!values.global && values.application_id === '') {
-      context.addIssue({ code: 'custom', path: ['application_id'], message: CONTROL_MESSAGES.applicationRequired })
-    }
-    const parameters = parseParameters(values.parameters)
-    if (!parameters.ok) context.addIssue({ code: 'custom', path: ['parameters'], message: parameters.message })
-  })
+  .passthrough()
 
-export type ControlRuleFormErrors = Partial<Record<keyof ControlRuleFormValues, string>>
+export type ControlRuleFormErrors = Partial<Record<keyof ControlRuleFormValues | 'checks', string>>
 
 export function validateControlRuleForm(values: ControlRuleFormValues): ControlRuleFormErrors {
-  const result = formSchema.safeParse(values)
-  if (result.success) return {}
   const errors: ControlRuleFormErrors = {}
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof ControlRuleFormValues
-    errors[field] ??= issue.message
+  const result = formSchema.safeParse(values)
+  if (!result.success) {
+    for (const issue of result.error.issues) errors[issue.path[0] as keyof ControlRuleFormValues] ??= issue.message
   }
+  if (!values.global && values.application_id === '') errors.application_id = CONTROL_MESSAGES.applicationRequired
+  const keepsOthers = Object.keys(values.otherParameters).length > 0
+  if (!values.checksRoles && !values.checksInactivity && !keepsOthers) errors.checks = CONTROL_MESSAGES.nothingChecked
+  if (values.checksRoles) {
+    const roles = pickedRoles(values)
+    const repeated = firstRepeated(roles)
+    if (repeated !== undefined) errors.roles = CONTROL_MESSAGES.duplicateRole(repeated)
+    else if (roles.length < 2) errors.roles = CONTROL_MESSAGES.tooFewRoles
+  }
+  if (values.checksInactivity && thresholdDays(values.threshold) === null) errors.threshold = CONTROL_MESSAGES.invalidThreshold
   return errors
 }
 
@@ -104,31 +112,45 @@ export interface ControlRuleInput {
   enabled: boolean
 }
 
+/**
+ * The parameters the form's choices make, over those it kept: incompatible_roles and inactivity_threshold when checked
+ * and complete. A half-made choice is left out: the preview evaluates only what is stated, validation stops a save.
+ */
+export function formParameters(values: ControlRuleFormValues): JsonObject {
+  const parameters: JsonObject = { ...values.otherParameters }
+  const roles = [...new Set(pickedRoles(values))]
+  if (values.checksRoles && roles.length >= 2) parameters.incompatible_roles = roles
+  const days = thresholdDays(values.threshold)
+  if (values.checksInactivity && days !== null) parameters.inactivity_threshold = days
+  return parameters
+}
+
 /** Call only once validateControlRuleForm found nothing. A global rule sends application_id null. */
 export function toControlRuleInput(values: ControlRuleFormValues): ControlRuleInput {
-  const parameters = parseParameters(values.parameters)
-  if (!parameters.ok) throw new Error(parameters.message)
   return {
     name: values.name.trim(),
     description: values.description.trim(),
     global: values.global,
     application_id: values.global ? null : values.application_id,
-    parameters: parameters.value,
+    parameters: formParameters(values),
     enabled: values.enabled,
   }
 }
 
-export function formatParameters(parameters: unknown): string {
-  return JSON.stringify(parameters ?? {}, null, 2)
-}
-
+/** A saved rule in the form: its parameters in the pickers, what they cannot show kept aside and explained. */
 export function controlRuleToForm(rule: ControlRuleRow): ControlRuleFormValues {
+  const read = readRuleParameters(rule.parameters)
   return {
     name: rule.name,
     description: rule.description ?? '',
     global: rule.global,
     application_id: rule.application_id ?? '',
-    parameters: formatParameters(rule.parameters),
+    checksRoles: read.roles !== null,
+    roles: read.roles === null ? ['', ''] : read.roles.length >= 2 ? read.roles : [...read.roles, ''].slice(0, 2),
+    checksInactivity: read.threshold !== null,
+    threshold: read.threshold === null ? '90' : String(read.threshold),
+    otherParameters: read.other,
+    notes: read.notes,
     enabled: rule.enabled,
   }
 }

@@ -12,7 +12,6 @@ import { useDelegatedQueue, useMyDelegations, useMySignoffs, useRevokeDelegation
 import {
   onBehalfText,
   SIGN_OFF_STATEMENT,
-  signoffProgressText,
   signoffState,
   targetOfDelegatedItem,
   type StageSignoff,
@@ -134,7 +133,10 @@ function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
               <div className="font-medium text-gray-900">
                 {signoff.campaign_name} — {stageNames[signoff.stage]}
               </div>
-              <div className="text-gray-600">{signoffProgressText(signoff)}</div>
+              <div className="text-gray-600">
+                {countText(signoff.items_count, 'droit confié', 'droits confiés')}
+                {state === 'open' && `, ${countText(signoff.open_count, 'reste', 'restent')} à décider`}
+              </div>
             </div>
             {state === 'signed' ? (
               <Badge tone="green">Signé le {formatDateTime(signoff.signed_at)}</Badge>

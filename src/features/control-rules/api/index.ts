@@ -1,0 +1,11 @@
+/** The control rules feature's calls to Supabase, one module per operation; only admin and rssi may read the rules (RLS). */
+export { controlKeys } from './control-rule-keys'
+export { deleteControlRule, useDeleteControlRule } from './delete-control-rule'
+export { applicationChoicesQuery, fetchApplicationChoices, useApplicationChoices } from './get-application-choices'
+export { CONTROL_RULE_SORTS, controlRulesPageQuery, fetchControlRulesPage, useControlRulesPage, type ControlRuleSort } from './get-control-rules-page'
+export { fetchRoleChoices, useRoleChoices } from './get-role-choices'
+export { fetchRuleReach, useRuleReach } from './get-rule-reach'
+export { fetchRulesReach, useRulesReach } from './get-rules-reach'
+export { useLiveControlRules } from './live-control-rules'
+export { createControlRule, updateControlRule, useSaveControlRule } from './save-control-rule'
+export { setControlRuleEnabled, useToggleControlRule } from './set-control-rule-enabled'
