@@ -71,6 +71,19 @@ as $$
           and (p_from is null or p_end >= p_from))
 $$;
 
+-- The French label of each risk the dashboard counts; null for anything else.
+create function private.risk_label(p_risk text) returns text
+language sql immutable
+set search_path = ''
+as $$
+  select case p_risk
+    when 'expired' then 'Comptes expirés'
+    when 'inactive' then 'Comptes inactifs'
+    when 'incompatible_roles' then 'Rôles incompatibles'
+    when 'duplicates' then 'Doublons'
+  end
+$$;
+
 -- What the dashboard counts over a scope of rights, whichever strategy counted it.
 create type private.rssi_scope_figures as (
   total bigint,               -- the rights in scope
@@ -287,12 +300,14 @@ end;
 $$;
 
 revoke execute on function
+  private.risk_label(text),
   private.campaign_in_window(public.campaign_status, date, date, date, date),
   private.rssi_figures_of_search(text, uuid, public.account_type, timestamptz, date, date, timestamptz, timestamptz),
   private.rssi_figures_of_tallies(uuid, public.account_type, timestamptz, date, date, timestamptz, timestamptz),
   private.rssi_campaigns_of(private.rssi_scope_figures, boolean, date, date)
   from public;
 grant execute on function
+  private.risk_label(text),
   private.campaign_in_window(public.campaign_status, date, date, date, date),
   private.rssi_figures_of_search(text, uuid, public.account_type, timestamptz, date, date, timestamptz, timestamptz),
   private.rssi_figures_of_tallies(uuid, public.account_type, timestamptz, date, date, timestamptz, timestamptz),
@@ -358,12 +373,12 @@ begin
     -- The leavers' rights first, then in SPEC order; the incompatible roles under the same application as
     -- rssi_compliance (the search and the account type do not apply to them).
     'risks', jsonb_build_array(
-      jsonb_build_object('key', 'expired', 'label', 'Comptes expirés', 'ignored_filters', '[]'::jsonb, 'count', f.expired),
-      jsonb_build_object('key', 'inactive', 'label', 'Comptes inactifs', 'ignored_filters', '[]'::jsonb, 'count', f.at_risk),
-      jsonb_build_object('key', 'incompatible_roles', 'label', 'Rôles incompatibles',
+      jsonb_build_object('key', 'expired', 'label', private.risk_label('expired'), 'ignored_filters', '[]'::jsonb, 'count', f.expired),
+      jsonb_build_object('key', 'inactive', 'label', private.risk_label('inactive'), 'ignored_filters', '[]'::jsonb, 'count', f.at_risk),
+      jsonb_build_object('key', 'incompatible_roles', 'label', private.risk_label('incompatible_roles'),
         'ignored_filters', private.risk_ignored_filters('incompatible_roles', v_pattern, p_account_type),
         'count', private.role_conflict_count(p_application_id)),
-      jsonb_build_object('key', 'duplicates', 'label', 'Doublons', 'ignored_filters', '[]'::jsonb, 'count', f.duplicates)
+      jsonb_build_object('key', 'duplicates', 'label', private.risk_label('duplicates'), 'ignored_filters', '[]'::jsonb, 'count', f.duplicates)
     ),
     'active_campaigns', c.active,
     'activity', jsonb_build_object('decisions', f.decisions, 'approved', f.approved, 'refused', f.refused)
@@ -496,6 +511,139 @@ grant execute on function
 --            [{ id, role_name, application_id, application_name }] }] by rule, then person; rights = the person's rights
 --            under the rule's names within its scope, those that make the violation.
 -- An unknown p_risk is refused (22023).
+-- The rights behind a risk other than the incompatible roles, under the dashboard's filters: how many there are (the
+-- dashboard's own count) and the ids of one page, in the list's order.
+create function private.risk_right_page(
+  p_risk text, p_pattern text, p_application_id uuid, p_account_type public.account_type, p_cutoff timestamptz,
+  p_offset integer, p_limit integer, out total bigint, out ids uuid[]
+)
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_few uuid[] := case when p_pattern is not null then private.rights_matching_if_few(p_pattern) end;
+begin
+  if p_risk = 'expired' then
+    -- As the dashboard counts them: from the few leavers (users_inactive_idx).
+    select count(*) into total
+      from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+     where ur.status <> 'treated'
+       and ur.user_id in (select u.id from public.users u where not u.active);
+    ids := array(
+      select ur.id
+        from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+        join public.users h on h.id = ur.user_id
+        join public.applications a on a.id = ur.application_id
+       where ur.status <> 'treated'
+         and ur.user_id in (select u.id from public.users u where not u.active)
+       order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
+      offset p_offset limit p_limit
+    );
+  elsif p_risk = 'duplicates' then
+    if p_pattern is null then
+      total := private.duplicate_count(p_application_id, p_account_type);
+    else
+      select count(*) into total
+        from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+       where ur.id in (select d.id from private.duplicated_right_ids() d);
+    end if;
+    ids := array(
+      select ur.id
+        from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+        join public.users h on h.id = ur.user_id
+        join public.applications a on a.id = ur.application_id
+       where ur.id in (select d.id from private.duplicated_right_ids() d)
+       order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
+      offset p_offset limit p_limit
+    );
+  else
+    -- Without a search, the dashboard's own count (the usage tally); with one, the matching rights counted.
+    if p_pattern is null then
+      total := private.tallied_at_risk(p_application_id, p_account_type, p_cutoff);
+    else
+      select count(*) into total
+        from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+       where ur.last_used_at is null or ur.last_used_at < p_cutoff;
+    end if;
+    ids := array(
+      select ur.id
+        from private.rights_in_scope(p_pattern, v_few, p_application_id, p_account_type) ur
+       where ur.last_used_at is null or ur.last_used_at < p_cutoff
+       order by ur.last_used_at, ur.id
+      offset p_offset limit p_limit
+    );
+  end if;
+end;
+$$;
+
+-- Rights as the risk lists show them, in the order of the ids given.
+create function private.risk_right_rows(p_ids uuid[]) returns jsonb
+language sql stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', ur.id,
+      'user_id', u.id,
+      'user_name', u.first_name || ' ' || u.last_name,
+      'user_email', u.email,
+      'user_active', u.active,
+      'application_id', a.id,
+      'application_name', a.name,
+      'role_name', ur.role_name,
+      'account_type', ur.account_type,
+      'status', ur.status,
+      'status_label', private.right_status_label(ur.status),
+      'last_used_at', ur.last_used_at
+    ) order by p.n), '[]'::jsonb)
+    from unnest(p_ids) with ordinality p (id, n)
+    join public.user_rights ur on ur.id = p.id
+    join public.users u on u.id = ur.user_id
+    join public.applications a on a.id = ur.application_id
+$$;
+
+-- One page of the incompatible-roles violations (one per rule and person), each with the rights that make it: the
+-- person's rights under the rule's names within its scope.
+create function private.role_conflict_rows(p_application_id uuid, p_offset integer, p_limit integer) returns jsonb
+language sql stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'rule_id', r.id,
+      'rule_name', r.name,
+      'user_id', u.id,
+      'user_name', u.first_name || ' ' || u.last_name,
+      'user_email', u.email,
+      'user_active', u.active,
+      'rights', (
+        select coalesce(jsonb_agg(jsonb_build_object(
+            'id', ur.id, 'role_name', ur.role_name, 'application_id', a.id, 'application_name', a.name
+          ) order by ur.role_name, a.name, ur.id), '[]'::jsonb)
+          from public.user_rights ur
+          join public.applications a on a.id = ur.application_id
+         where ur.user_id = u.id
+           and ur.role_name = any (private.rule_roles(r.parameters))
+           and (coalesce(r.application_id, p_application_id) is null
+                or ur.application_id = coalesce(r.application_id, p_application_id))
+      )
+    ) order by p.n), '[]'::jsonb)
+    from private.role_conflict_page(p_application_id, p_offset, p_limit) with ordinality p (rule_id, user_id, n)
+    join public.control_rules r on r.id = p.rule_id
+    join public.users u on u.id = p.user_id
+$$;
+
+revoke execute on function
+  private.risk_right_page(text, text, uuid, public.account_type, timestamptz, integer, integer),
+  private.risk_right_rows(uuid[]),
+  private.role_conflict_rows(uuid, integer, integer)
+  from public;
+grant execute on function
+  private.risk_right_page(text, text, uuid, public.account_type, timestamptz, integer, integer),
+  private.risk_right_rows(uuid[]),
+  private.role_conflict_rows(uuid, integer, integer)
+  to authenticated;
+
 create function public.rssi_risk_list(
   p_risk text,
   p_search text default null,
@@ -506,19 +654,15 @@ create function public.rssi_risk_list(
 ) returns jsonb
 language plpgsql stable
 set search_path = ''
-set plan_cache_mode = force_custom_plan
-set jit = off
 as $$
 declare
   v_pattern text := private.search_pattern(p_search);
-  v_cutoff timestamptz := now() - interval '90 days';
-  v_few uuid[];
   v_total bigint;
   v_ids uuid[];
   v_rows jsonb;
 begin
   perform private.require_rssi();
-  if p_risk is null or p_risk not in ('expired', 'inactive', 'incompatible_roles', 'duplicates') then
+  if p_risk is null or private.risk_label(p_risk) is null then
     raise exception 'Risque inconnu : %.', coalesce(p_risk, '(aucun)') using errcode = '22023';
   end if;
   perform private.require_page(p_limit, p_offset);
@@ -526,110 +670,17 @@ begin
 
   if p_risk = 'incompatible_roles' then
     v_total := private.role_conflict_count(p_application_id);
-    select coalesce(jsonb_agg(jsonb_build_object(
-        'rule_id', r.id,
-        'rule_name', r.name,
-        'user_id', u.id,
-        'user_name', u.first_name || ' ' || u.last_name,
-        'user_email', u.email,
-        'user_active', u.active,
-        'rights', (
-          select coalesce(jsonb_agg(jsonb_build_object(
-              'id', ur.id, 'role_name', ur.role_name, 'application_id', a.id, 'application_name', a.name
-            ) order by ur.role_name, a.name, ur.id), '[]'::jsonb)
-            from public.user_rights ur
-            join public.applications a on a.id = ur.application_id
-           where ur.user_id = u.id
-             and ur.role_name = any (private.rule_roles(r.parameters))
-             and (coalesce(r.application_id, p_application_id) is null
-                  or ur.application_id = coalesce(r.application_id, p_application_id))
-        )
-      ) order by p.n), '[]'::jsonb)
-      into v_rows
-      from private.role_conflict_page(p_application_id, p_offset, p_limit) with ordinality p (rule_id, user_id, n)
-      join public.control_rules r on r.id = p.rule_id
-      join public.users u on u.id = p.user_id;
+    v_rows := private.role_conflict_rows(p_application_id, p_offset, p_limit);
   else
-    v_few := case when v_pattern is not null then private.rights_matching_if_few(v_pattern) end;
-    if p_risk = 'expired' then
-      -- As the dashboard counts them: from the few leavers (users_inactive_idx).
-      select count(*) into v_total
-        from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-       where ur.status <> 'treated'
-         and ur.user_id in (select u.id from public.users u where not u.active);
-      v_ids := array(
-        select ur.id
-          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-          join public.users h on h.id = ur.user_id
-          join public.applications a on a.id = ur.application_id
-         where ur.status <> 'treated'
-           and ur.user_id in (select u.id from public.users u where not u.active)
-         order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
-        offset p_offset limit p_limit
-      );
-    elsif p_risk = 'duplicates' then
-      if v_pattern is null then
-        v_total := private.duplicate_count(p_application_id, p_account_type);
-      else
-        select count(*) into v_total
-          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-         where ur.id in (select d.id from private.duplicated_right_ids() d);
-      end if;
-      v_ids := array(
-        select ur.id
-          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-          join public.users h on h.id = ur.user_id
-          join public.applications a on a.id = ur.application_id
-         where ur.id in (select d.id from private.duplicated_right_ids() d)
-         order by h.last_name, h.first_name, h.id, a.name, a.id, ur.role_name, ur.id
-        offset p_offset limit p_limit
-      );
-    else
-      -- Without a search, the dashboard's own count (the usage tally); with one, the matching rights counted.
-      if v_pattern is null then
-        v_total := private.tallied_at_risk(p_application_id, p_account_type, v_cutoff);
-      else
-        select count(*) into v_total
-          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-         where ur.last_used_at is null or ur.last_used_at < v_cutoff;
-      end if;
-      v_ids := array(
-        select ur.id
-          from private.rights_in_scope(v_pattern, v_few, p_application_id, p_account_type) ur
-         where ur.last_used_at is null or ur.last_used_at < v_cutoff
-         order by ur.last_used_at, ur.id
-        offset p_offset limit p_limit
-      );
-    end if;
-    select coalesce(jsonb_agg(jsonb_build_object(
-        'id', ur.id,
-        'user_id', u.id,
-        'user_name', u.first_name || ' ' || u.last_name,
-        'user_email', u.email,
-        'user_active', u.active,
-        'application_id', a.id,
-        'application_name', a.name,
-        'role_name', ur.role_name,
-        'account_type', ur.account_type,
-        'status', ur.status,
-        'status_label', private.right_status_label(ur.status),
-        'last_used_at', ur.last_used_at
-      ) order by p.n), '[]'::jsonb)
-      into v_rows
-      from unnest(v_ids) with ordinality p (id, n)
-      join public.user_rights ur on ur.id = p.id
-      join public.users u on u.id = ur.user_id
-      join public.applications a on a.id = ur.application_id;
+    select p.total, p.ids into v_total, v_ids
+      from private.risk_right_page(p_risk, v_pattern, p_application_id, p_account_type, now() - interval '90 days',
+                                   p_offset, p_limit) p;
+    v_rows := private.risk_right_rows(v_ids);
   end if;
 
   return jsonb_build_object(
     'key', p_risk,
-    'label', case p_risk
-      when 'expired' then 'Comptes expirés'
-      when 'inactive' then 'Comptes inactifs'
-      when 'incompatible_roles' then 'Rôles incompatibles'
-      else 'Doublons'
-    end,
+    'label', private.risk_label(p_risk),
     'total', v_total,
     'ignored_filters', private.risk_ignored_filters(p_risk, v_pattern, p_account_type),
     'rows', v_rows
