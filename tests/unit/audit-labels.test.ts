@@ -123,11 +123,11 @@ describe('the audit page tells every action the database writes in French', () =
       "Marc Dubois a signé l'étape BPO Métier de la campagne « Revue T4 2026 » (7 éléments de revue) : « Je certifie avoir revu l'ensemble des droits qui m'étaient confiés »",
     )
     expect(sentence('delegate')).toBe(
-      "Marc Dubois a délégué 3 revues de Marc Dubois à Julie Martin jusqu'au 31 décembre 2026 (la campagne « Revue T4 2026 », étape Manager) — « Congés »",
+      "Marc Dubois a délégué 3 revues à Julie Martin jusqu'au 31 décembre 2026 (campagne « Revue T4 2026 », étape Manager) — « Congés »",
     )
     expect(sentence('reassign')).toContain("a réaffecté les revues d'Emma Girard à Julie Martin")
     expect(sentence('revoke_delegation')).toBe(
-      'Marc Dubois a mis fin à la délégation des revues de Marc Dubois à Julie Martin (la campagne « Revue T4 2026 ») — « Compte désactivé »',
+      'Marc Dubois a mis fin à la délégation des revues de Marc Dubois à Julie Martin (campagne « Revue T4 2026 ») — « Compte désactivé »',
     )
     expect(sentence('set_fallback_reviewers')).toBe(
       'Marc Dubois a changé les relecteurs de secours de la campagne « Revue T4 2026 » (Relecteurs de secours : Marc Dubois → Marc Dubois, Julie Martin)',

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/dates'
 import { actionLabel, auditUserLabel, detailsText, ipText, pageRangeText, type AuditEvent } from './model'
 import { auditStory, changeText, resourceTypeLabel, type AuditNames } from './sentence'
@@ -23,17 +24,23 @@ function DetailsToggle({ details }: { details: unknown }) {
   )
 }
 
+/**
+ * On a phone, the date and the event's sentence, which names who did what: the other columns (the action, the
+ * resource, its id, the JSON, the IP) come back from md up, and all of them are in the CSV.
+ */
+const WIDE_ONLY = 'max-md:hidden'
+
 function AuditRow({ event, names }: { event: AuditEvent; names: AuditNames }) {
   const story = auditStory(event, names)
   return (
     <TableRow>
-      <TableCell className="whitespace-nowrap">{formatDateTime(event.timestamp)}</TableCell>
-      <TableCell>
+      <TableCell className="min-w-24 max-md:pr-0 max-md:text-xs md:min-w-28">{formatDateTime(event.timestamp)}</TableCell>
+      <TableCell className={WIDE_ONLY}>
         <p>{auditUserLabel(event)}</p>
         {event.user_email && event.user_name && <p className="text-xs text-gray-500">{event.user_email}</p>}
       </TableCell>
-      <TableCell>{actionLabel(event.action)}</TableCell>
-      <TableCell className="max-w-md">
+      <TableCell className={WIDE_ONLY}>{actionLabel(event.action)}</TableCell>
+      <TableCell className="max-w-md md:min-w-64">
         <p>{story.sentence}</p>
         {(story.changes.length > 0 || story.facts) && (
           <ul className="mt-1 text-xs text-gray-600">
@@ -46,12 +53,12 @@ function AuditRow({ event, names }: { event: AuditEvent; names: AuditNames }) {
           </ul>
         )}
       </TableCell>
-      <TableCell>{resourceTypeLabel(event.resource_type)}</TableCell>
-      <TableCell className="max-w-40 break-all font-mono text-xs">{event.resource_id ?? '-'}</TableCell>
-      <TableCell>
+      <TableCell className={WIDE_ONLY}>{resourceTypeLabel(event.resource_type)}</TableCell>
+      <TableCell className={cn(WIDE_ONLY, 'max-w-40 break-all font-mono text-xs')}>{event.resource_id ?? '-'}</TableCell>
+      <TableCell className={WIDE_ONLY}>
         <DetailsToggle details={event.details} />
       </TableCell>
-      <TableCell>{ipText(event.ip_address)}</TableCell>
+      <TableCell className={WIDE_ONLY}>{ipText(event.ip_address)}</TableCell>
     </TableRow>
   )
 }
@@ -77,14 +84,14 @@ export function AuditTable({ rows, names, fetching, page, pages, total, canGoNex
       <Table caption="Journal d'audit">
         <TableHead>
           <tr>
-            <TableHeaderCell>Date</TableHeaderCell>
-            <TableHeaderCell>Utilisateur</TableHeaderCell>
-            <TableHeaderCell>Action</TableHeaderCell>
+            <TableHeaderCell className="max-md:pr-0">Date</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Utilisateur</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Action</TableHeaderCell>
             <TableHeaderCell>Événement</TableHeaderCell>
-            <TableHeaderCell>Type de ressource</TableHeaderCell>
-            <TableHeaderCell>Identifiant</TableHeaderCell>
-            <TableHeaderCell>Détails</TableHeaderCell>
-            <TableHeaderCell>Adresse IP</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Type de ressource</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Identifiant</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Détails</TableHeaderCell>
+            <TableHeaderCell className={WIDE_ONLY}>Adresse IP</TableHeaderCell>
           </tr>
         </TableHead>
         <TableBody>

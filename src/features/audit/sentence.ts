@@ -198,6 +198,9 @@ function theCampaign(names: AuditNames, id: unknown): string {
   return name ? `la campagne « ${name} »` : 'une campagne supprimée'
 }
 
+/** « campagne « Revue T4 » », as an aside in parentheses. */
+const inCampaign = (names: AuditNames, id: unknown) => theCampaign(names, id).replace(/^la /, '')
+
 /** Values as the page shows them: names for ids (a removed one said so), dates the French way. */
 function pageFormat(names: AuditNames): AuditValueFormat {
   return {
@@ -363,18 +366,21 @@ function delegationStory(event: AuditEvent, names: AuditNames): string {
   const delegator = text(details.delegator_name) ?? userName(names, details.delegator_id)
   const delegate = text(details.delegate_name) ?? userName(names, details.delegate_id)
   const items = count(details.items)
-  const what = items === null ? 'les revues' : countText(items, 'revue', 'revues')
+  // A reviewer handing over their own items: « ses revues », « 3 revues » rather than their own name.
+  const own = delegator === actorText(event)
+  const counted = items === null ? (own ? 'ses revues' : 'les revues') : countText(items, 'revue', 'revues')
+  const what = own ? counted : `${counted} ${of(delegator)}`
   const until = text(details.ends_on) ? ` jusqu'au ${formatDate(details.ends_on as string, String(details.ends_on))}` : ''
   const stage = text(details.stage) ? `, étape ${stageText(details.stage)}` : ''
   const verb = event.action === 'reassign' ? 'a réaffecté' : 'a délégué'
-  return `${actorText(event)} ${verb} ${what} ${of(delegator)} à ${delegate}${until} (${theCampaign(names, details.campaign_id)}${stage})${reasonText(details)}`
+  return `${actorText(event)} ${verb} ${what} à ${delegate}${until} (${inCampaign(names, details.campaign_id)}${stage})${reasonText(details)}`
 }
 
 function revocationStory(event: AuditEvent, names: AuditNames): string {
   const details = detailsOf(event)
   const delegator = userName(names, details.delegator_id)
   const delegate = userName(names, details.delegate_id)
-  return `${actorText(event)} a mis fin à la délégation des revues ${of(delegator)} à ${delegate} (${theCampaign(names, details.campaign_id)})${reasonText(details)}`
+  return `${actorText(event)} a mis fin à la délégation des revues ${of(delegator)} à ${delegate} (${inCampaign(names, details.campaign_id)})${reasonText(details)}`
 }
 
 /** The actions told by a verb, whose details follow as facts. */

@@ -98,7 +98,7 @@ describe('Audit page in French', () => {
     expect(within(delegation).getByText('Délégation')).toBeInTheDocument()
     expect(
       within(delegation).getByText(
-        "Marc Dubois a délégué les revues de Marc Dubois à Julie Martin jusqu'au 31 décembre 2026 (la campagne « Revue T4 2026 », étape Manager) — « Congés »",
+        "Marc Dubois a délégué ses revues à Julie Martin jusqu'au 31 décembre 2026 (campagne « Revue T4 2026 », étape Manager) — « Congés »",
       ),
     ).toBeInTheDocument()
 
