@@ -54,6 +54,8 @@ export const PLATFORM_SCHEMAS = [
 export const INLINED_FUNCTIONS: Record<string, string> = {
   'private.rights_in_scope(text,uuid[],uuid,public.account_type)':
     "the security officer's scope, inlined so that its conditions join the caller's scan (the export stops at a full page)",
+  'private.rights_matching_terms(text[],uuid[],uuid[],uuid,public.account_type)':
+    "the rights a search's terms match, inlined so that each term is an index condition of the caller's scan",
   'private.items_in_scope(text,uuid,public.account_type)':
     "the trends' scope, inlined so that each campaign's items are read by index",
   'private.audit_chain_hash(bigint,timestamp with time zone,uuid,text,text,text,text,text,jsonb,inet,bytea)':

@@ -187,6 +187,24 @@ begin
 end;
 $$;
 
+-- The rights of the application and account type asked for (null = any) that a search's terms (private.search_terms)
+-- match: private.rights_in_scope's three criteria, each an equality on a term, so that under row-level security they
+-- are index conditions (role name, holder, application). Inlined into the caller's query as rights_in_scope is (its
+-- body SQL-standard, no SET), so that the caller's joins and order apply to the scan.
+create function private.rights_matching_terms(
+  p_roles text[], p_holders uuid[], p_applications uuid[], p_application_id uuid, p_account_type public.account_type
+) returns table (
+  id uuid, user_id uuid, application_id uuid, campaign_id uuid, status public.right_status, last_used_at timestamptz
+)
+language sql stable
+begin atomic
+  select ur.id, ur.user_id, ur.application_id, ur.campaign_id, ur.status, ur.last_used_at
+    from public.user_rights ur
+   where (p_application_id is null or ur.application_id = p_application_id)
+     and (p_account_type is null or ur.account_type = p_account_type)
+     and (ur.role_name = any (p_roles) or ur.user_id = any (p_holders) or ur.application_id = any (p_applications));
+end;
+
 -- How the export and the count apply a search to the rights. A search matching few rights (up to 10,000) reads just
 -- those, found through private.rights_matching and then the primary key; one matching more tests each right against
 -- the same three criteria (role name, holder, application name) as it reads them, rather than building a long list
@@ -272,6 +290,7 @@ grant execute on function
   private.rights_matching(text, bigint),
   private.rights_matching_if_few(text),
   private.search_terms(text),
+  private.rights_matching_terms(text[], uuid[], uuid[], uuid, public.account_type),
   private.rights_in_scope(text, uuid[], uuid, public.account_type),
   private.right_status_label(public.right_status)
   to authenticated;

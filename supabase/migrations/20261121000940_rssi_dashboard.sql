@@ -118,12 +118,9 @@ begin
   select t.roles, t.holders, t.applications into v_terms from private.search_terms(p_pattern) t;
   with
   matched as materialized (
-    select ur.id, ur.user_id, ur.application_id, ur.campaign_id, ur.status, ur.last_used_at
-      from public.user_rights ur
-     where (p_application_id is null or ur.application_id = p_application_id)
-       and (p_account_type is null or ur.account_type = p_account_type)
-       and (ur.role_name = any (v_terms.roles) or ur.user_id = any (v_terms.holders)
-            or ur.application_id = any (v_terms.applications))
+    select ur.*
+      from private.rights_matching_terms(v_terms.roles, v_terms.holders, v_terms.applications, p_application_id,
+                                         p_account_type) ur
      -- In id order, so that looking up their decisions walks right_decisions_right_id_idx forwards: about 40 % less
      -- time than in the heap's order for 54,670 rights.
      order by ur.id

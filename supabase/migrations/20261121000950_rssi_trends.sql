@@ -74,6 +74,78 @@ grant execute on function
   private.running_stage_decisions(text, uuid, public.account_type)
   to authenticated;
 
+-- The decisions of the window per day, every day of it listed (from its first decision when it has no start, to today
+-- when it has no end), counted as rssi_dashboard's activity counts them: without a search or an application, from the
+-- tallies per hour (reading the 2,000,000 decisions of a month took 4 s); for one application or a search, those of
+-- its rights in scope, found by index as the dashboard finds them (the search by its terms, private.search_terms).
+create function private.trend_days(
+  p_pattern text, p_roles text[], p_holders uuid[], p_applications uuid[], p_application_id uuid,
+  p_account_type public.account_type, p_from date, p_to date, p_from_ts timestamptz, p_to_ts timestamptz,
+  p_zone text, p_today date
+) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_days jsonb;
+begin
+  with
+  scoped_rights as (
+    select ur.id
+      from private.rights_matching_terms(p_roles, p_holders, p_applications, p_application_id, p_account_type) ur
+     where p_pattern is not null
+    union all
+    select ur.id
+      from private.rights_in_scope(null, null, p_application_id, p_account_type) ur
+     where p_pattern is null and p_application_id is not null
+  ),
+  decided as (
+    select x.day, sum(x.approved)::bigint as approved, sum(x.refused)::bigint as refused
+      from (
+        select (d.decided_at at time zone p_zone)::date as day,
+               count(*) filter (where d.decision = 'approved') as approved,
+               count(*) filter (where d.decision = 'refused') as refused
+          from scoped_rights ur
+          join public.right_decisions d on d.right_id = ur.id
+         where (p_from_ts is null or d.decided_at >= p_from_ts)
+           and (p_to_ts is null or d.decided_at < p_to_ts)
+         group by 1
+        union all
+        select t.day, t.approved, t.refused
+          from private.tallied_days(p_account_type, p_from_ts, p_to_ts, p_zone) t
+         where p_application_id is null and p_pattern is null
+      ) x
+     group by x.day
+  ),
+  days as (
+    select g.day::date as day
+      from generate_series(
+        coalesce(p_from, (select min(x.day) from decided x), p_today),
+        greatest(coalesce(p_to, p_today), coalesce(p_from, (select min(x.day) from decided x), p_today)),
+        interval '1 day'
+      ) g(day)
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'day', s.day,
+      'approved', coalesce(x.approved, 0),
+      'refused', coalesce(x.refused, 0)
+    ) order by s.day), '[]'::jsonb)
+    into v_days
+    from days s
+    left join decided x on x.day = s.day;
+  return v_days;
+end;
+$$;
+
+revoke execute on function
+  private.trend_days(text, text[], uuid[], uuid[], uuid, public.account_type, date, date, timestamptz, timestamptz, text, date)
+  from public;
+grant execute on function
+  private.trend_days(text, text[], uuid[], uuid[], uuid, public.account_type, date, date, timestamptz, timestamptz, text, date)
+  to authenticated;
+
 -- rpc('rssi_trends', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object, the
 -- RSSI dashboard's charts, under the dashboard's own filters and window (the same arguments as rssi_dashboard, same
 -- meaning), so that a chart never tells another story than the figures above it:
@@ -141,15 +213,8 @@ begin
     select c.id, c.name, c.status, c.start_date,
            case when c.status = 'active' then v_today else c.end_date end as point_date
       from public.campaigns c
-     -- rssi_dashboard's campaigns for the window: a running campaign is a state, a closed one counts when it overlaps.
-     where (
-         c.status = 'active'
-         or (
-           c.status = any (private.closed_campaign_statuses())
-           and (p_to is null or c.start_date <= p_to)
-           and (p_from is null or c.end_date >= p_from)
-         )
-       )
+     -- rssi_dashboard's campaigns for the window.
+     where private.campaign_in_window(c.status, c.start_date, c.end_date, p_from, p_to)
        and (not v_filtered or exists (select 1 from items_in_scope i where i.campaign_id = c.id))
      order by case when c.status = 'active' then v_today else c.end_date end desc, c.start_date desc, c.id desc
      limit 12
@@ -189,46 +254,6 @@ begin
       ) j
      group by r.id, r.name, r.status, r.start_date, r.point_date
   ),
-  -- The decisions of the window, counted as rssi_dashboard's activity counts them: without a right filter or with an
-  -- account type only, from the tallies per hour (reading the 2,000,000 decisions of a month took 4 s); for one
-  -- application or a search, those of its rights in scope, found by index as the dashboard finds them.
-  scoped_rights as (
-    select ur.id
-      from public.user_rights ur
-     where (p_application_id is not null or v_pattern is not null)
-       and (p_application_id is null or ur.application_id = p_application_id)
-       and (p_account_type is null or ur.account_type = p_account_type)
-       and (
-         v_pattern is null
-         or ur.role_name = any (v_roles) or ur.user_id = any (v_holders) or ur.application_id = any (v_applications)
-       )
-  ),
-  decided as (
-    select x.day, sum(x.approved)::bigint as approved, sum(x.refused)::bigint as refused
-      from (
-        select (d.decided_at at time zone v_zone)::date as day,
-               count(*) filter (where d.decision = 'approved') as approved,
-               count(*) filter (where d.decision = 'refused') as refused
-          from scoped_rights ur
-          join public.right_decisions d on d.right_id = ur.id
-         where (v_from_ts is null or d.decided_at >= v_from_ts)
-           and (v_to_ts is null or d.decided_at < v_to_ts)
-         group by 1
-        union all
-        select t.day, t.approved, t.refused
-          from private.tallied_days(p_account_type, v_from_ts, v_to_ts, v_zone) t
-         where p_application_id is null and v_pattern is null
-      ) x
-     group by x.day
-  ),
-  days as (
-    select g.day::date as day
-      from generate_series(
-        coalesce(p_from, (select min(x.day) from decided x), v_today),
-        greatest(coalesce(p_to, v_today), coalesce(p_from, (select min(x.day) from decided x), v_today)),
-        interval '1 day'
-      ) g(day)
-  ),
   stage_list (stage, position) as (
     values ('manager'::public.review_stage, 1), ('bpo_metier', 2), ('bpo_groupe', 3), ('ra', 4)
   ),
@@ -259,15 +284,8 @@ begin
         ) order by p.point_date, p.start_date, p.id), '[]'::jsonb)
         from points p
     ),
-    'days', (
-      select coalesce(jsonb_agg(jsonb_build_object(
-          'day', s.day,
-          'approved', coalesce(x.approved, 0),
-          'refused', coalesce(x.refused, 0)
-        ) order by s.day), '[]'::jsonb)
-        from days s
-        left join decided x on x.day = s.day
-    ),
+    'days', private.trend_days(v_pattern, v_roles, v_holders, v_applications, p_application_id, p_account_type,
+                               p_from, p_to, v_from_ts, v_to_ts, v_zone, v_today),
     'stages', (
       select jsonb_agg(jsonb_build_object('stage', s.stage, 'decided', s.decided, 'waiting', s.waiting) order by s.position)
         from stages s
