@@ -1062,6 +1062,12 @@ export type Database = {
         }
         Returns: Json
       }
+      campaign_reviewer_gaps: {
+        Args: {
+          p_campaign_ids: unknown
+        }
+        Returns: Json[]
+      }
       campaign_signoffs_for_evidence: {
         Args: {
           p_campaign_id: string

@@ -656,6 +656,56 @@ grant execute on function public.set_campaign_fallback_reviewers(uuid, uuid[]) t
 
 -- ─── Sign-off ────────────────────────────────────────────────────────────────────────────────────────────────────
 
+-- Who holds each waiting right of the given campaigns in their own queue: for each right whose latest campaign is one of
+-- them and which awaits a decision (private.awaited_stage), the stage and the person private.review_verdicts would let
+-- decide it by their own role, or a null reviewer when nobody may (the stage has no reviewer, the reviewer holds the
+-- right, left, no longer has the stage's role, or answered another stage of it: four eyes), which is what the
+-- campaign's fallback reviewers are for; a pending right held by a person of role user is also in their own queue, at
+-- the user stage. The same rule as review_verdicts, stated for everybody at once rather than for the caller, so that
+-- the Relecteurs dialog, the sign-off figures and the reminders count what each person's queue holds
+-- (tests/db/review-counts.test.ts compares them, person by person, with review_queue). Read as the owner by the
+-- functions that use it, which check who asks.
+create function private.stage_deciders(p_campaign_ids uuid[])
+returns table (campaign_id uuid, right_id uuid, holder_id uuid, stage public.review_stage, reviewer_id uuid)
+language sql stable
+set search_path = ''
+as $$
+  with waiting as (
+    select i.campaign_id, ur.id as right_id, ur.user_id as holder_id, s.stage,
+           private.stage_reviewer(s.stage, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id) as reviewer
+      from public.campaign_items i
+      join public.campaigns c on c.id = i.campaign_id
+      join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id
+      join public.users h on h.id = ur.user_id
+      join public.applications a on a.id = ur.application_id
+      cross join lateral (select private.awaited_stage(ur.status) as stage) s
+     where i.campaign_id = any (p_campaign_ids)
+       and s.stage is not null
+       -- The RA treats refusals after the close too; every other stage decides only while the campaign runs.
+       and (s.stage = 'ra' or c.status = 'active')
+  )
+  select w.campaign_id, w.right_id, w.holder_id, w.stage,
+         case when r.active and private.review_stage_for(r.role) = w.stage and r.id <> w.holder_id
+                   and not exists (
+                     select 1 from public.right_decisions d
+                      where d.right_id = w.right_id and d.campaign_id = w.campaign_id and d.stage <> w.stage
+                        and r.id in (d.decided_by, d.on_behalf_of)
+                   )
+           then r.id end
+    from waiting w
+    left join public.users r on r.id = w.reviewer
+  union all
+  select i.campaign_id, ur.id, ur.user_id, 'user'::public.review_stage, ur.user_id
+    from public.campaign_items i
+    join public.campaigns c on c.id = i.campaign_id and c.status = 'active'
+    join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id and ur.status = 'pending'
+    join public.users h on h.id = ur.user_id and h.active and h.role = 'user'
+   where i.campaign_id = any (p_campaign_ids)
+$$;
+
+revoke execute on function private.stage_deciders(uuid[]) from public;
+
+
 -- Every reviewer of every review stage of a campaign (user stage aside: holders attest their own rights) with their
 -- items, how many are still open at that stage and their signature. The reviewer is the one the item recorded when the
 -- campaign started; items without one (private.reviews_at), or whose reviewer has since been deactivated, are counted
@@ -716,13 +766,16 @@ $$;
 revoke execute on function private.campaign_reviewers(uuid) from public;
 
 -- One reviewer's items of a campaign at a stage, as private.campaign_reviewers counts them, without counting everyone
--- else's: how many, and how many are still open. Both null when the reviewer has none there.
+-- else's: how many, how many are still open, and of those how many have not reached the stage (upcoming: still
+-- reviewed at an earlier stage, or for the RA not refused). All null when the reviewer has none there.
 create function private.reviewer_items(p_campaign_id uuid, p_reviewer uuid, p_stage public.review_stage)
-returns table (items_count integer, open_count integer)
+returns table (items_count integer, open_count integer, upcoming_count integer)
 language sql stable
 set search_path = ''
 as $$
-  select count(*)::integer, (count(*) filter (where private.open_at_stage(p_stage, i.status)))::integer
+  select count(*)::integer, (count(*) filter (where private.open_at_stage(p_stage, i.status)))::integer,
+         (count(*) filter (where private.open_at_stage(p_stage, i.status)
+                             and not i.status = any (private.waiting_states(p_stage))))::integer
     from public.campaign_items i
    where i.campaign_id = p_campaign_id
      -- private.reviews_at, written out so that a campaign of 200,000 items makes no function call per item.
@@ -742,7 +795,11 @@ revoke execute on function private.reviewer_items(uuid, uuid, public.review_stag
 
 -- rpc('my_signoffs') → for each active campaign (and, for the RA, each completed one whose end date is less than 90
 -- days ago: the RA treats refusals after the close) where the caller reviews items at their stage: how many, how many
--- are still open, and when the caller signed (null: not yet).
+-- are still open (the signature waits for none), of which waiting_count are in the caller's queue now and
+-- upcoming_count have not reached their stage yet, and when the caller signed (null: not yet). waiting_count is the
+-- queue's own count (private.review_queue_rows over the campaign's candidates, as review_queue and the bell read it),
+-- so that the card never says more is left to decide than Mes revues shows. PL/pgSQL, so that it may name the queue's
+-- functions of a later migration (20261121000800_reviews.sql).
 create function public.my_signoffs()
 returns table (
   campaign_id uuid,
@@ -750,19 +807,28 @@ returns table (
   stage public.review_stage,
   items_count integer,
   open_count integer,
+  waiting_count integer,
+  upcoming_count integer,
   signed_at timestamptz
 )
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select c.id, c.name, me.stage, r.items_count, r.open_count, s.signed_at
-    from (select (select auth.uid()) as id, private.my_review_stage() as stage) me
-    join public.campaigns c
-      on c.status = 'active' or (me.stage = 'ra' and c.status = 'completed' and c.end_date > current_date - 90)
-    cross join lateral private.reviewer_items(c.id, me.id, me.stage) r
-    left join public.campaign_signoffs s on s.campaign_id = c.id and s.stage = me.stage and s.reviewer_id = me.id
-   where me.stage is not null and me.stage <> 'user'
-   order by c.end_date, c.name, c.id
+#variable_conflict use_column
+begin
+  return query
+    select c.id, c.name, me.stage, r.items_count, r.open_count,
+           (select count(*)::integer
+              from private.review_queue_rows(array(select private.review_queue_candidates(c.id, null, null)))),
+           r.upcoming_count, s.signed_at
+      from (select (select auth.uid()) as id, private.my_review_stage() as stage) me
+      join public.campaigns c
+        on c.status = 'active' or (me.stage = 'ra' and c.status = 'completed' and c.end_date > current_date - 90)
+     cross join lateral private.reviewer_items(c.id, me.id, me.stage) r
+      left join public.campaign_signoffs s on s.campaign_id = c.id and s.stage = me.stage and s.reviewer_id = me.id
+     where me.stage is not null and me.stage <> 'user'
+     order by c.end_date, c.name, c.id;
+end;
 $$;
 
 -- rpc('sign_off_campaign_stage', { p_campaign_id, p_stage }) → the signature's time. The caller certifies that they
@@ -823,8 +889,11 @@ $$;
 
 -- rpc('campaign_signoffs_for_evidence', { p_campaign_id }) → admin and rssi: each reviewer of each stage (manager,
 -- bpo_metier, bpo_groupe, ra), who signed and who has not: reviewer_id, reviewer_name, reviewer_email (null reviewer:
--- the items with no reviewer, decided by the fallback reviewers), items_count, open_count, signed_at, ip_address. By
--- stage in workflow order, then name.
+-- the items with no reviewer, decided by the fallback reviewers), items_count, open_count, waiting_count (the rights
+-- in that reviewer's queue for this campaign now, as private.stage_deciders finds them: for the null reviewer, those
+-- nobody's own queue holds), signed_at, ip_address. A person whose queue holds rights of the campaign without being
+-- the reviewer its items recorded at the start (their team or application changed since) has a row of their own with
+-- no items. By stage in workflow order, then name.
 create function public.campaign_signoffs_for_evidence(p_campaign_id uuid)
 returns table (
   stage public.review_stage,
@@ -833,20 +902,38 @@ returns table (
   reviewer_email text,
   items_count integer,
   open_count integer,
+  waiting_count integer,
   signed_at timestamptz,
   ip_address text
 )
 language plpgsql stable security definer
 set search_path = ''
 as $$
+#variable_conflict use_column
 begin
   perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI voient les signatures d''une campagne.');
   return query
+    with waiting as (
+      select d.stage, d.reviewer_id, count(*)::integer as n
+        from private.stage_deciders(array[p_campaign_id]) d
+       where d.stage <> 'user'
+       group by d.stage, d.reviewer_id
+    ),
+    reviewers as (
+      select coalesce(r.stage, w.stage) as stage, coalesce(r.reviewer_id, w.reviewer_id) as reviewer_id,
+             coalesce(r.items_count, 0) as items_count, coalesce(r.open_count, 0) as open_count,
+             coalesce(w.n, 0) as waiting_count
+        from private.campaign_reviewers(p_campaign_id) r
+        -- The nil uuid stands for the null reviewer: a full join needs an equality.
+        full join waiting w
+          on w.stage = r.stage
+         and coalesce(w.reviewer_id, '00000000-0000-0000-0000-000000000000') = coalesce(r.reviewer_id, '00000000-0000-0000-0000-000000000000')
+    )
     select r.stage, r.reviewer_id,
            coalesce(s.reviewer_name, u.first_name || ' ' || u.last_name),
            coalesce(s.reviewer_email, u.email),
-           r.items_count, r.open_count, s.signed_at, host(s.ip_address)
-      from private.campaign_reviewers(p_campaign_id) r
+           r.items_count, r.open_count, r.waiting_count, s.signed_at, host(s.ip_address)
+      from reviewers r
       left join public.users u on u.id = r.reviewer_id
       left join public.campaign_signoffs s
         on s.campaign_id = p_campaign_id and s.stage = r.stage and s.reviewer_id = r.reviewer_id
@@ -854,13 +941,57 @@ begin
 end;
 $$;
 
+-- rpc('campaign_reviewer_gaps', { p_campaign_ids }) → admin and rssi: for each running campaign of the list and each
+-- review stage, how many rights wait there that nobody may decide: no own reviewer may (private.stage_deciders) and no
+-- fallback reviewer of the campaign may either (none, deactivated, holder of the right, or having answered another
+-- stage of it). A delegation cannot help there: a delegate decides only what the delegator could. Only stages with
+-- such rights have a row; the Campagnes list and the Relecteurs dialog say each in words.
+create function public.campaign_reviewer_gaps(p_campaign_ids uuid[])
+returns table (campaign_id uuid, stage public.review_stage, items_count integer)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI voient les étapes sans relecteur.');
+  if coalesce(cardinality(p_campaign_ids), 0) > 1000 then
+    raise exception 'Au plus 1000 campagnes par demande.' using errcode = '22023';
+  end if;
+  return query
+    select d.campaign_id, d.stage, count(*)::integer
+      from private.stage_deciders(array(
+             select c.id from public.campaigns c where c.id = any (p_campaign_ids) and c.status = 'active'
+           )) d
+      join public.user_rights ur on ur.id = d.right_id
+      join public.users h on h.id = ur.user_id
+      join public.applications a on a.id = ur.application_id
+     where d.reviewer_id is null
+       and d.stage <> 'user'
+       and not exists (
+         select 1
+           from public.campaign_fallback_reviewers f
+           join public.users fu on fu.id = f.user_id and fu.active
+          where f.campaign_id = d.campaign_id
+            and f.user_id <> d.holder_id
+            -- The fallback reviewers' own rule (private.acting_verdicts): the stage is one without a reviewer.
+            and private.stage_without_reviewer(ur.status, ur.user_id, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id,
+                                               a.ra_id, ur.id, d.campaign_id) = d.stage
+            and private.answered_other_stage(ur.id, d.campaign_id, array[f.user_id], d.stage) is null
+       )
+     group by d.campaign_id, d.stage
+     order by d.campaign_id, d.stage;
+end;
+$$;
+
 revoke execute on function
   public.my_signoffs(),
   public.sign_off_campaign_stage(uuid, public.review_stage),
-  public.campaign_signoffs_for_evidence(uuid)
+  public.campaign_signoffs_for_evidence(uuid),
+  public.campaign_reviewer_gaps(uuid[])
   from public, anon;
 grant execute on function
   public.my_signoffs(),
   public.sign_off_campaign_stage(uuid, public.review_stage),
-  public.campaign_signoffs_for_evidence(uuid)
+  public.campaign_signoffs_for_evidence(uuid),
+  public.campaign_reviewer_gaps(uuid[])
   to authenticated;

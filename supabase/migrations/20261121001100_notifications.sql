@@ -75,36 +75,22 @@ set search_path = ''
 as $$ select 8 $$;
 
 -- ─── Who waits on what ──────────────────────────────────────────────────────────────────────────────────────────
--- The reviewers with items waiting for their decision in the given campaigns, per stage (ARCHITECTURE §4): the
--- holder and their manager on pending items (the manager on validated_user ones too), BPO Métier on validated_manager,
--- BPO Groupe on validated_bpo_metier. Only active profiles: a leaver receives nothing. One aggregate per stage over the
--- items of that status (campaign_items_campaign_status_idx), whatever their number: a start of 200,000 items groups
--- its pending items twice (holders, managers), rather than expanding every item into one row per stage.
+-- The reviewers with items waiting for their decision in the given campaigns, per stage: what each one's own queue
+-- holds there (private.stage_deciders, the queue's rule for everybody at once: the holder of role user on a pending
+-- right, the manager, BPO Métier and BPO Groupe whose stage it waits at, active, not holding it, not having answered
+-- another stage of it), so that a mail's count is what Mes revues shows them (tests/db/review-counts.test.ts). The
+-- RA, who treats refusals after the end date too, is neither reminded nor late. Only active profiles: a leaver
+-- receives nothing.
 create function private.waiting_reviewers(p_campaign_ids uuid[])
 returns table (campaign_id uuid, reviewer_id uuid, reviewer_email text, reviewer_name text, reviewer_manager_id uuid, total bigint, counts jsonb)
 language sql stable
 set search_path = ''
 as $$
   with per_stage as (
-    select i.campaign_id, i.holder_id as reviewer_id, 'user' as stage, count(*) as n
-      from public.campaign_items i
-     where i.campaign_id = any (p_campaign_ids) and i.status = 'pending'
-     group by i.campaign_id, i.holder_id
-    union all
-    select i.campaign_id, i.manager_id, 'manager', count(*)
-      from public.campaign_items i
-     where i.campaign_id = any (p_campaign_ids) and i.status in ('pending', 'validated_user') and i.manager_id is not null
-     group by i.campaign_id, i.manager_id
-    union all
-    select i.campaign_id, i.bpo_metier_id, 'bpo_metier', count(*)
-      from public.campaign_items i
-     where i.campaign_id = any (p_campaign_ids) and i.status = 'validated_manager' and i.bpo_metier_id is not null
-     group by i.campaign_id, i.bpo_metier_id
-    union all
-    select i.campaign_id, i.bpo_groupe_id, 'bpo_groupe', count(*)
-      from public.campaign_items i
-     where i.campaign_id = any (p_campaign_ids) and i.status = 'validated_bpo_metier' and i.bpo_groupe_id is not null
-     group by i.campaign_id, i.bpo_groupe_id
+    select d.campaign_id, d.reviewer_id, d.stage::text as stage, count(*) as n
+      from private.stage_deciders(p_campaign_ids) d
+     where d.reviewer_id is not null and d.stage <> 'ra'
+     group by d.campaign_id, d.reviewer_id, d.stage
   )
   select s.campaign_id, u.id, u.email, u.first_name || ' ' || u.last_name, u.manager_id, sum(s.n)::bigint,
          jsonb_object_agg(s.stage, s.n)

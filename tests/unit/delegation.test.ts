@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { AuditEvent } from '@/features/audit/model'
 import { auditReferences, auditStory, NO_NAMES } from '@/features/audit/sentence'
-import { reassignableReviewers, signoffText, type CampaignSignoff } from '@/features/campaigns/reviewers-model'
-import { delegationProblem, onBehalfText, signoffState } from '@/features/reviews/delegation-model'
+import {
+  reassignableReviewers,
+  reviewerGapShortText,
+  reviewerGapText,
+  signoffText,
+  upcomingCount,
+  type CampaignSignoff,
+} from '@/features/campaigns/reviewers-model'
+import { delegationProblem, onBehalfText, signoffProgressText, signoffState } from '@/features/reviews/delegation-model'
 
 function decision(details: Record<string, unknown>): AuditEvent {
   return {
@@ -80,6 +87,7 @@ describe('delegation and sign-off, in words', () => {
       reviewer_email: null,
       items_count: 1,
       open_count: 1,
+      waiting_count: 1,
       signed_at: null,
       ip_address: null,
     })
@@ -87,5 +95,25 @@ describe('delegation and sign-off, in words', () => {
     expect(reassignableReviewers(rows).map((reviewer) => reviewer.full_name)).toEqual(['Anne Brun', 'Zoé Adam'])
     expect(signoffText(row(null, null))).toBe('Aucun relecteur désigné : relecteurs de secours')
     expect(signoffText(row('u-a', 'Anne Brun'))).toBe('À décider')
+    expect(signoffText({ ...row('u-a', 'Anne Brun'), waiting_count: 0 })).toBe('En attente des étapes précédentes')
+    expect(signoffText({ ...row('u-a', 'Anne Brun'), waiting_count: 0, open_count: 0 })).toBe('Pas encore signé')
+  })
+
+  it('says what a stage card has left: what Mes revues lists now, and what is still reviewed before', () => {
+    const card = { items_count: 10, open_count: 7, waiting_count: 1, upcoming_count: 6, signed_at: null }
+    expect(signoffProgressText(card)).toBe('10 droits confiés : 1 à décider maintenant, 6 en revue aux étapes précédentes')
+    expect(signoffProgressText({ ...card, open_count: 6, waiting_count: 0 })).toBe('10 droits confiés : rien à décider pour l’instant, 6 en revue aux étapes précédentes')
+    expect(signoffProgressText({ ...card, open_count: 1, upcoming_count: 0 })).toBe('10 droits confiés : 1 à décider maintenant')
+    expect(signoffProgressText({ ...card, open_count: 0, waiting_count: 0, upcoming_count: 0 })).toBe('10 droits confiés')
+  })
+
+  it('says in words which stage of a running campaign has rights nobody may decide', () => {
+    expect(reviewerGapText({ stage: 'bpo_groupe', items_count: 12 })).toBe(
+      "12 droits à l'étape BPO Groupe n'ont aucun relecteur : désignez un relecteur de secours",
+    )
+    expect(reviewerGapText({ stage: 'manager', items_count: 1 })).toBe("1 droit à l'étape Manager n'a aucun relecteur : désignez un relecteur de secours")
+    expect(reviewerGapShortText([{ items_count: 1200 }, { items_count: 3 }])).toBe('1\u202f203 droits sans relecteur')
+    expect(upcomingCount({ open_count: 10, waiting_count: 1 })).toBe(9)
+    expect(upcomingCount({ open_count: 0, waiting_count: 3 })).toBe(0)
   })
 })

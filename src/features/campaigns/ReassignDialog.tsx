@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react'
-import { UserCog } from 'lucide-react'
+import { AlertTriangle, UserCog } from 'lucide-react'
 import { format } from 'date-fns'
 import { Button } from '@/components/ui/Button'
 import { Combobox, type ComboboxOption } from '@/components/ui/Combobox'
@@ -8,12 +8,21 @@ import { Dialog } from '@/components/ui/Dialog'
 import { type MenuItem } from '@/components/ui/Menu'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { SelectField } from '@/components/ui/SelectField'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
+import { cardTable, Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
 import { TextAreaField } from '@/components/ui/TextAreaField'
+import { cn } from '@/lib/cn'
 import { formatDateTime } from '@/lib/dates'
-import { useCampaignSignoffs, useFallbackReviewers, useReassignItems, useReviewerSearch, useSetFallbackReviewers } from './api'
+import { useCampaignSignoffs, useFallbackReviewers, useReassignItems, useReviewerGaps, useReviewerSearch, useSetFallbackReviewers } from './api'
 import type { Campaign } from './model'
-import { reassignableReviewers, signoffStageLabels, signoffText, type CampaignSignoff, type ReviewerChoice } from './reviewers-model'
+import {
+  reassignableReviewers,
+  reviewerGapText,
+  signoffStageLabels,
+  signoffText,
+  upcomingCount,
+  type CampaignSignoff,
+  type ReviewerChoice,
+} from './reviewers-model'
 
 const message = (caught: unknown) => (caught instanceof Error ? caught.message : 'Une erreur est survenue')
 
@@ -33,31 +42,65 @@ function PersonPicker({ label, value, onChange }: { label: string; value: Combob
   )
 }
 
+// Below the md breakpoint each reviewer is a card, their figures led by the column's name, so that « À décider » is in
+// view on a phone without scrolling the table sideways.
+const figure = cardTable.labelled
+
 function SignoffTable({ rows }: { rows: readonly CampaignSignoff[] }) {
   return (
-    <Table caption="Signatures des relecteurs">
-      <TableHead>
+    <Table caption="Signatures des relecteurs" className={cardTable.table}>
+      <TableHead className={cardTable.head}>
         <tr>
           <TableHeaderCell>Étape</TableHeaderCell>
           <TableHeaderCell>Relecteur</TableHeaderCell>
           <TableHeaderCell>Droits</TableHeaderCell>
-          <TableHeaderCell>Restants</TableHeaderCell>
+          <TableHeaderCell>À décider</TableHeaderCell>
+          <TableHeaderCell>À venir</TableHeaderCell>
           <TableHeaderCell>Signature</TableHeaderCell>
         </tr>
       </TableHead>
-      <TableBody>
-        {rows.length === 0 && <TableEmptyRow colSpan={5} message="Aucun relecteur dans cette campagne." />}
+      <TableBody className={cardTable.body}>
+        {rows.length === 0 && <TableEmptyRow colSpan={6} message="Aucun relecteur dans cette campagne." />}
         {rows.map((row) => (
-          <TableRow key={`${row.stage}-${row.reviewer_id ?? 'aucun'}`}>
-            <TableCell>{signoffStageLabels[row.stage]}</TableCell>
-            <TableCell>{row.reviewer_id ? row.reviewer_name : <em>Aucun relecteur désigné</em>}</TableCell>
-            <TableCell>{row.items_count}</TableCell>
-            <TableCell>{row.open_count}</TableCell>
-            <TableCell>{row.signed_at ? `Signé le ${formatDateTime(row.signed_at)}` : signoffText(row)}</TableCell>
+          <TableRow key={`${row.stage}-${row.reviewer_id ?? 'aucun'}`} className={cardTable.row}>
+            <TableCell className="max-md:block max-md:px-0 max-md:py-0 max-md:text-xs max-md:text-gray-600">{signoffStageLabels[row.stage]}</TableCell>
+            <TableCell className="max-md:block max-md:px-0 max-md:pb-2 max-md:pt-0 max-md:font-medium">
+              {row.reviewer_id ? row.reviewer_name : <em>Aucun relecteur désigné</em>}
+            </TableCell>
+            <TableCell data-label="Droits" className={figure}>
+              {row.items_count}
+            </TableCell>
+            <TableCell data-label="À décider" className={figure}>
+              {row.waiting_count}
+            </TableCell>
+            <TableCell data-label="À venir" className={figure}>
+              {upcomingCount(row)}
+            </TableCell>
+            <TableCell data-label="Signature" className={cn(figure, 'max-md:text-right')}>
+              {row.signed_at ? `Signé le ${formatDateTime(row.signed_at)}` : signoffText(row)}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
     </Table>
+  )
+}
+
+/** The stages of a running campaign where rights wait that nobody may decide, each said in a sentence. */
+function ReviewerGapWarnings({ campaignId }: { campaignId: string }) {
+  const gaps = useReviewerGaps([campaignId])
+  if (gaps.error) return <ErrorBox message={gaps.error.message} />
+  const rows = (gaps.data ?? []).filter((gap) => gap.campaign_id === campaignId)
+  if (rows.length === 0) return null
+  return (
+    <div role="alert" className="space-y-1 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      {rows.map((gap) => (
+        <p key={gap.stage} className="flex items-start gap-2">
+          <AlertTriangle aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+          <span>{reviewerGapText(gap)}</span>
+        </p>
+      ))}
+    </div>
   )
 }
 
@@ -175,8 +218,9 @@ function ReviewersDialog({ campaign, onClose }: { campaign: Campaign; onClose: (
   const fallback = useFallbackReviewers(campaign.id)
   const rows = signoffs.data ?? []
   return (
-    <Dialog open onClose={onClose} size="lg" title={`Relecteurs de ${campaign.name}`} description="Qui a signé, qui n'a pas encore signé ; relecteurs de secours et réattribution.">
+    <Dialog open onClose={onClose} size="lg" title={`Relecteurs de ${campaign.name}`} description="Qui a signé, ce que chacun a à décider maintenant ; relecteurs de secours et réattribution.">
       <div className="space-y-6">
+        {campaign.status === 'active' && <ReviewerGapWarnings campaignId={campaign.id} />}
         {signoffs.error && <ErrorBox message={signoffs.error.message} />}
         <SignoffTable rows={rows} />
         {fallback.error && <ErrorBox message={fallback.error.message} />}

@@ -8,9 +8,19 @@ export interface CampaignSignoff {
   reviewer_name: string | null
   reviewer_email: string | null
   items_count: number
+  /** Items that may still need this reviewer's decision: the signature waits until there are none. */
   open_count: number
+  /** The rights in this reviewer's queue for the campaign now (for the null reviewer: in nobody's own queue). */
+  waiting_count: number
   signed_at: string | null
   ip_address: string | null
+}
+
+/** One row of rpc('campaign_reviewer_gaps'): rights of a running campaign waiting at a stage where nobody may decide. */
+export interface ReviewerGap {
+  campaign_id: string
+  stage: CampaignSignoff['stage']
+  items_count: number
 }
 
 export interface ReviewerChoice {
@@ -49,5 +59,25 @@ export function reassignableReviewers(rows: readonly CampaignSignoff[]): Reviewe
 /** Who signed a stage, who has not, and the items without reviewer, in words. */
 export function signoffText(row: CampaignSignoff): string {
   if (row.reviewer_id === null) return 'Aucun relecteur désigné : relecteurs de secours'
-  return row.signed_at ? 'Signé' : row.open_count > 0 ? 'À décider' : 'Pas encore signé'
+  if (row.signed_at) return 'Signé'
+  if (row.waiting_count > 0) return 'À décider'
+  return row.open_count > 0 ? 'En attente des étapes précédentes' : 'Pas encore signé'
+}
+
+/** The items still open that have not reached the reviewer: what is open beyond their queue. */
+export function upcomingCount(row: Pick<CampaignSignoff, 'open_count' | 'waiting_count'>): number {
+  return Math.max(row.open_count - row.waiting_count, 0)
+}
+
+/** « 12 droits à l'étape BPO Groupe n'ont aucun relecteur : désignez un relecteur de secours » */
+export function reviewerGapText(gap: Pick<ReviewerGap, 'stage' | 'items_count'>): string {
+  const rights = gap.items_count === 1 ? '1 droit' : `${new Intl.NumberFormat('fr-FR').format(gap.items_count)} droits`
+  const verb = gap.items_count === 1 ? "n'a" : "n'ont"
+  return `${rights} à l'étape ${signoffStageLabels[gap.stage]} ${verb} aucun relecteur : désignez un relecteur de secours`
+}
+
+/** The short form under a campaign's figures: « 12 droits sans relecteur ». */
+export function reviewerGapShortText(gaps: readonly Pick<ReviewerGap, 'items_count'>[]): string {
+  const total = gaps.reduce((sum, gap) => sum + gap.items_count, 0)
+  return total === 1 ? '1 droit sans relecteur' : `${new Intl.NumberFormat('fr-FR').format(total)} droits sans relecteur`
 }

@@ -1,6 +1,9 @@
 /** Pure logic of delegation, fallback reviewers and sign-off: no Supabase, no React. */
 import type { RightStatus } from '@/domain/labels'
+import { countText } from '@/domain/plural'
 import type { DecisionTarget } from './model'
+
+const numberText = (count: number) => new Intl.NumberFormat('fr-FR').format(count)
 
 /** One row of rpc('delegated_review_queue'): a right the caller decides for someone else. */
 export interface DelegatedItem {
@@ -51,7 +54,12 @@ export interface StageSignoff {
   campaign_name: string
   stage: 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
   items_count: number
+  /** Items that may still need the caller's decision: the signature waits until there are none. */
   open_count: number
+  /** Of those, the rights in the caller's queue (Mes revues) for this campaign now: the queue's own count. */
+  waiting_count: number
+  /** Of those, the items still reviewed at an earlier stage. */
+  upcoming_count: number
   signed_at: string | null
 }
 
@@ -91,6 +99,18 @@ export function targetOfDelegatedItem(item: DelegatedItem): DecisionTarget {
     refuseStatus: item.refuse_status,
     onBehalfOf: onBehalfText(item),
   }
+}
+
+/**
+ * What a stage's card says is left: the rights to decide now, as many as Mes revues lists for the campaign, and those
+ * still reviewed at an earlier stage, which keep the signature waiting too.
+ */
+export function signoffProgressText(signoff: Pick<StageSignoff, 'items_count' | 'open_count' | 'waiting_count' | 'upcoming_count' | 'signed_at'>): string {
+  const confided = countText(signoff.items_count, 'droit confié', 'droits confiés')
+  if (signoffState(signoff) !== 'open') return confided
+  const now = signoff.waiting_count > 0 ? `${numberText(signoff.waiting_count)} à décider maintenant` : 'rien à décider pour l’instant'
+  const later = signoff.upcoming_count > 0 ? `, ${numberText(signoff.upcoming_count)} en revue aux étapes précédentes` : ''
+  return `${confided} : ${now}${later}`
 }
 
 /** Where a stage's signature stands: signed, ready to sign (nothing left open), or still open. */

@@ -61,6 +61,7 @@ vi.mock('@/features/campaigns/api', () => ({
   // The burndown chart is tested on its own; here it stays loading.
   useCampaignBurndown: (id: string) => useQuery({ queryKey: ['campaigns', 'burndown', id], queryFn: () => new Promise<never>(() => {}) }),
   useApplicationOptions: () => ({ data: [], error: null }),
+  useReviewerGaps: () => ({ data: [], error: null }),
   useSaveCampaign: () => useMutation({ mutationFn: async () => undefined }),
   useSetCampaignStatus: () => useMutation({ mutationFn: async () => undefined }),
   useDeleteCampaign: () => useMutation({ mutationFn: async () => undefined }),

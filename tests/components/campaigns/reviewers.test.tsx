@@ -5,11 +5,12 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query'
 import type { Campaign } from '@/features/campaigns/model'
-import type { CampaignSignoff, ReassignInput } from '@/features/campaigns/reviewers-model'
+import type { CampaignSignoff, ReassignInput, ReviewerGap } from '@/features/campaigns/reviewers-model'
 
 const stubs = vi.hoisted(() => ({
   reassign: vi.fn<(input: ReassignInput) => Promise<void>>(),
   setFallback: vi.fn<(input: { campaignId: string; userIds: string[] }) => Promise<void>>(),
+  gaps: [] as ReviewerGap[],
 }))
 
 const T4: Campaign = {
@@ -40,13 +41,14 @@ const T4: Campaign = {
 }
 
 const SIGNOFFS: CampaignSignoff[] = [
-  { stage: 'manager', reviewer_id: 'm-marc', reviewer_name: 'Marc Dubois', reviewer_email: 'manager@example.com', items_count: 4, open_count: 0, signed_at: '2026-11-20T10:00:00Z', ip_address: '203.0.113.7' },
-  { stage: 'manager', reviewer_id: 'm-isabelle', reviewer_name: 'Isabelle Laurent', reviewer_email: 'isabelle.laurent@example.com', items_count: 3, open_count: 2, signed_at: null, ip_address: null },
-  { stage: 'manager', reviewer_id: null, reviewer_name: null, reviewer_email: null, items_count: 1, open_count: 1, signed_at: null, ip_address: null },
+  { stage: 'manager', reviewer_id: 'm-marc', reviewer_name: 'Marc Dubois', reviewer_email: 'manager@example.com', items_count: 4, open_count: 0, waiting_count: 0, signed_at: '2026-11-20T10:00:00Z', ip_address: '203.0.113.7' },
+  { stage: 'manager', reviewer_id: 'm-isabelle', reviewer_name: 'Isabelle Laurent', reviewer_email: 'isabelle.laurent@example.com', items_count: 3, open_count: 2, waiting_count: 1, signed_at: null, ip_address: null },
+  { stage: 'manager', reviewer_id: null, reviewer_name: null, reviewer_email: null, items_count: 1, open_count: 1, waiting_count: 1, signed_at: null, ip_address: null },
 ]
 
 vi.mock('@/features/campaigns/api', () => ({
   useCampaignSignoffs: () => ({ data: SIGNOFFS, error: null }),
+  useReviewerGaps: () => ({ data: stubs.gaps, error: null }),
   useFallbackReviewers: () => ({ data: [{ id: 'u-claire', full_name: 'Claire Fournier', email: 'rssi@example.com' }], error: null }),
   useReviewerSearch: (search: string) => ({
     data: search.length >= 2 ? [{ id: 'u-thomas', full_name: 'Thomas Roux', email: 'thomas.roux@example.com' }] : [],
@@ -84,6 +86,7 @@ async function openReviewers() {
 beforeEach(() => {
   stubs.reassign.mockReset().mockResolvedValue(undefined)
   stubs.setFallback.mockReset().mockResolvedValue(undefined)
+  stubs.gaps = []
 })
 
 describe('Relecteurs of a campaign', () => {
@@ -91,11 +94,24 @@ describe('Relecteurs of a campaign', () => {
     const { dialog } = await openReviewers()
     const rows = within(within(dialog).getByRole('table', { name: 'Signatures des relecteurs' })).getAllByRole('row').slice(1)
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
-      ['Manager', 'Marc Dubois', '4', '0', expect.stringMatching(/^Signé le 20 novembre 2026/)],
-      ['Manager', 'Isabelle Laurent', '3', '2', 'À décider'],
-      ['Manager', 'Aucun relecteur désigné', '1', '1', 'Aucun relecteur désigné : relecteurs de secours'],
+      ['Manager', 'Marc Dubois', '4', '0', '0', expect.stringMatching(/^Signé le 20 novembre 2026/)],
+      // « À décider » is what her queue holds now; what is open beyond it has not reached her yet.
+      ['Manager', 'Isabelle Laurent', '3', '1', '1', 'À décider'],
+      ['Manager', 'Aucun relecteur désigné', '1', '1', '0', 'Aucun relecteur désigné : relecteurs de secours'],
     ])
     expect(within(dialog).getByText('Claire Fournier')).toBeInTheDocument()
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  it('says which stage has rights nobody may decide, and asks for a fallback reviewer', async () => {
+    stubs.gaps = [
+      { campaign_id: 'a', stage: 'bpo_groupe', items_count: 12 },
+      { campaign_id: 'a', stage: 'ra', items_count: 1 },
+    ]
+    const { dialog } = await openReviewers()
+    const alert = within(dialog).getByRole('alert')
+    expect(alert).toHaveTextContent("12 droits à l'étape BPO Groupe n'ont aucun relecteur : désignez un relecteur de secours")
+    expect(alert).toHaveTextContent("1 droit à l'étape Responsable d'application n'a aucun relecteur : désignez un relecteur de secours")
   })
 
   it('adds a fallback reviewer found on the server and saves the whole list', async () => {

@@ -76,7 +76,7 @@ beforeEach(() => {
   stubs.decide.mockReset().mockResolvedValue(undefined)
   stubs.signOff.mockReset().mockResolvedValue(undefined)
   stubs.delegate.mockReset().mockResolvedValue(undefined)
-  stubs.signoffs = [{ campaign_id: 'c1', campaign_name: 'Revue T4', stage: 'manager', items_count: 3, open_count: 1, signed_at: null }]
+  stubs.signoffs = [{ campaign_id: 'c1', campaign_name: 'Revue T4', stage: 'manager', items_count: 3, open_count: 1, waiting_count: 1, upcoming_count: 0, signed_at: null }]
 })
 
 describe('Mes revues: delegation and sign-off', () => {
@@ -95,10 +95,10 @@ describe('Mes revues: delegation and sign-off', () => {
     const first = renderAsManager()
     const waiting = await screen.findByRole('button', { name: `${statement} — Revue T4` }, { timeout: 10_000 })
     expect(waiting).toBeDisabled()
-    expect(screen.getByText(/3 droits confiés, 1 reste à décider/)).toBeInTheDocument()
+    expect(screen.getByText('3 droits confiés : 1 à décider maintenant')).toBeInTheDocument()
     first.unmount()
 
-    stubs.signoffs = [{ ...stubs.signoffs[0]!, open_count: 0 }]
+    stubs.signoffs = [{ ...stubs.signoffs[0]!, open_count: 0, waiting_count: 0 }]
     const { user } = renderAsManager()
     const ready = await screen.findByRole('button', { name: `${statement} — Revue T4` }, { timeout: 10_000 })
     expect(ready).toBeEnabled()

@@ -33,7 +33,7 @@ const right: QueueItem = {
   suggests_refusal: false,
   recommendation: null,
 }
-const signoff: StageSignoff = { campaign_id: 'c-1', campaign_name: 'Revue T4', stage: 'manager', items_count: 1, open_count: 1, signed_at: null }
+const signoff: StageSignoff = { campaign_id: 'c-1', campaign_name: 'Revue T4', stage: 'manager', items_count: 1, open_count: 1, waiting_count: 1, upcoming_count: 0, signed_at: null }
 const calls: string[] = []
 let releaseQueue: () => void = () => {}
 const queueReleased = new Promise<void>((resolve) => (releaseQueue = resolve))

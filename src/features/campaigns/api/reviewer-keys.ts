@@ -5,6 +5,7 @@ export const reviewerKeys = {
   all: (campaignId: string) => ['campaigns', 'reviewers', campaignId] as const,
   signoffs: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'signoffs'] as const,
   fallback: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'fallback'] as const,
+  gaps: (campaignIds: readonly string[]) => ['campaigns', 'reviewer-gaps', [...campaignIds].sort()] as const,
   search: (search: string) => ['campaigns', 'reviewer-search', search] as const,
 }
 
@@ -12,6 +13,10 @@ export function useReviewersMutation<T>(campaignId: string, fn: (input: T) => Pr
   const queryClient = useQueryClient()
   return useMutation<void, Error, T>({
     mutationFn: fn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewerKeys.all(campaignId) }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reviewerKeys.all(campaignId) }),
+        queryClient.invalidateQueries({ queryKey: ['campaigns', 'reviewer-gaps'] }),
+      ]),
   })
 }

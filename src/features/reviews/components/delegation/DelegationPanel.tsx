@@ -12,6 +12,7 @@ import { useDelegatedQueue, useMyDelegations, useMySignoffs, useRevokeDelegation
 import {
   onBehalfText,
   SIGN_OFF_STATEMENT,
+  signoffProgressText,
   signoffState,
   targetOfDelegatedItem,
   type StageSignoff,
@@ -133,10 +134,7 @@ function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
               <div className="font-medium text-gray-900">
                 {signoff.campaign_name} — {stageNames[signoff.stage]}
               </div>
-              <div className="text-gray-600">
-                {countText(signoff.items_count, 'droit confié', 'droits confiés')}
-                {state === 'open' && `, ${countText(signoff.open_count, 'reste', 'restent')} à décider`}
-              </div>
+              <div className="text-gray-600">{signoffProgressText(signoff)}</div>
             </div>
             {state === 'signed' ? (
               <Badge tone="green">Signé le {formatDateTime(signoff.signed_at)}</Badge>
@@ -145,6 +143,8 @@ function SignoffList({ signoffs }: { signoffs: readonly StageSignoff[] }) {
                 size="sm"
                 variant="success"
                 disabled={state !== 'ready' || signOff.isPending}
+                // The statement wraps on a phone: the button grows with it rather than letting it spill out.
+                className="h-auto min-h-8 py-1.5 text-left"
                 aria-label={`${SIGN_OFF_STATEMENT} — ${signoff.campaign_name}`}
                 onClick={() => {
                   setError(null)
