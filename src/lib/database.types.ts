@@ -1479,7 +1479,7 @@ export type Database = {
       account_type: "standard" | "privileged" | "technical" | "shared" | "emergency" | "external"
       campaign_recurrence: "quarterly" | "semiannual" | "annual"
       campaign_status: "draft" | "active" | "completed" | "archived"
-      notification_kind: "campaign_started" | "stage_digest" | "reminder" | "escalation" | "campaign_decided" | "invitation"
+      notification_kind: "campaign_started" | "stage_digest" | "reminder" | "escalation" | "campaign_decided" | "invitation" | "delegation"
       notification_status: "queued" | "sending" | "sent" | "failed"
       review_decision: "approved" | "refused"
       review_stage: "user" | "manager" | "bpo_metier" | "bpo_groupe" | "ra"
@@ -1504,7 +1504,7 @@ export const Constants = {
       account_type: ["standard", "privileged", "technical", "shared", "emergency", "external"],
       campaign_recurrence: ["quarterly", "semiannual", "annual"],
       campaign_status: ["draft", "active", "completed", "archived"],
-      notification_kind: ["campaign_started", "stage_digest", "reminder", "escalation", "campaign_decided", "invitation"],
+      notification_kind: ["campaign_started", "stage_digest", "reminder", "escalation", "campaign_decided", "invitation", "delegation"],
       notification_status: ["queued", "sending", "sent", "failed"],
       review_decision: ["approved", "refused"],
       review_stage: ["user", "manager", "bpo_metier", "bpo_groupe", "ra"],

@@ -10,6 +10,7 @@
 --   reminder           reviewers with undecided items, on each of the campaign's reminder_days before its end date
 --   escalation         after the end date and its delay: each late reviewer's own manager and the campaign's creator, once
 --   campaign_decided   the campaign's creator, once no item waits for a review decision
+--   delegation         the person a reviewer's items are delegated or reassigned to, once per delegation
 -- Each message has a dedupe key, unique: a second event of the same day, a second run of the schedule or two runs at
 -- once add nothing (or, for a day's digest not yet sent, raise its count).
 
@@ -18,8 +19,9 @@
 
 -- ─── The outbox ─────────────────────────────────────────────────────────────────────────────────────────────────
 -- 'invitation': a person asked to set their password (invitation_emails, 20261121001200_directory_sync.sql).
+-- 'delegation': the person a reviewer's items were delegated or reassigned to (private.notify_delegation, below).
 create type public.notification_kind as enum (
-  'campaign_started', 'stage_digest', 'reminder', 'escalation', 'campaign_decided', 'invitation'
+  'campaign_started', 'stage_digest', 'reminder', 'escalation', 'campaign_decided', 'invitation', 'delegation'
 );
 create type public.notification_status as enum ('queued', 'sending', 'sent', 'failed');
 
@@ -511,3 +513,71 @@ revoke execute on function public.run_notification_schedule(timestamptz), public
 grant execute on function public.run_notification_schedule(timestamptz), public.claim_notifications(integer, timestamptz),
   public.finish_notification(uuid, boolean, text, timestamptz) to service_role;
 grant execute on function public.requeue_notifications() to authenticated;
+
+-- ─── Items delegated ────────────────────────────────────────────────────────────────────────────────────────────
+-- The person who receives a reviewer's items, delegated by the reviewer or reassigned by an administrator or the RSSI
+-- (review_delegations, 20261121000750_delegations.sql), is told once: by whom, whose items at which stage, all of them
+-- or how many chosen, until when, and how many wait for their decision now. The trigger is in
+-- 20261121001155_effects.sql.
+
+-- How many rights the delegation puts in its delegate's queue now: the rows private.acting_verdicts gives the delegate
+-- for it with a decision open, under the same rules (the delegator's stage and scope, neither of them holding the
+-- right, four eyes, waiting at that stage, the campaign running but for the RA), so that the mail and Mes revues agree
+-- (tests/db/notifications.test.ts compares them).
+create function private.delegated_waiting_count(p_delegation public.review_delegations) returns bigint
+language sql stable
+set search_path = ''
+as $$
+  select count(distinct ur.id)
+    from public.users delegator
+    cross join lateral (select private.review_stage_for(delegator.role) as stage) s
+    join public.campaigns c on c.id = p_delegation.campaign_id
+    join public.campaign_items i on i.campaign_id = c.id
+    join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id
+    join public.users h on h.id = ur.user_id
+    join public.applications a on a.id = ur.application_id
+   where delegator.id = p_delegation.delegator_id and delegator.active
+     and s.stage <> 'user'
+     and (p_delegation.item_ids is null or i.id = any (p_delegation.item_ids))
+     and delegator.id in (h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id)
+     and ur.user_id not in (p_delegation.delegate_id, delegator.id)
+     and private.reviews_at(s.stage, delegator.id, ur.user_id, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id)
+     and ur.status = any (private.waiting_states(s.stage))
+     and (s.stage = 'ra' or c.status = 'active')
+     and private.answered_other_stage(ur.id, c.id, array[p_delegation.delegate_id, delegator.id], s.stage) is null
+$$;
+
+-- One message to the delegate, if still active, of a campaign whose notifications are on; none for a delegation
+-- replayed at a past date. assigned_by_name is set when someone other than the delegator (a reassignment) created it.
+create function private.notify_delegation() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if not private.notifications_live() then
+    return null;
+  end if;
+  insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
+  select e.id, e.email, 'delegation', c.id,
+         jsonb_build_object(
+           'campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', e.first_name || ' ' || e.last_name,
+           'delegator_name', g.first_name || ' ' || g.last_name,
+           'assigned_by_name', case when new.created_by is distinct from new.delegator_id then b.first_name || ' ' || b.last_name end,
+           'stage', private.review_stage_for(g.role), 'items', cardinality(new.item_ids), 'ends_on', new.ends_on,
+           'reason', new.reason, 'count', private.delegated_waiting_count(new)
+         ),
+         'delegation:' || new.id
+    from public.campaigns c
+    join public.users e on e.id = new.delegate_id and e.active
+    join public.users g on g.id = new.delegator_id
+    left join public.users b on b.id = new.created_by
+   where c.id = new.campaign_id and c.notifications_enabled
+  on conflict (dedupe_key) do nothing;
+  return null;
+end;
+$$;
+
+revoke execute on function private.delegated_waiting_count(public.review_delegations), private.notify_delegation() from public;
+
+-- The admin page lists every message newest first, a page at a time (src/features/notifications/api).
+create index notifications_created_idx on public.notifications (created_at desc, id);

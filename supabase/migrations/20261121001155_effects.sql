@@ -182,6 +182,11 @@ create trigger campaign_items_notify_moved
   when (current_setting('recertif.writer_applies_effects', true) is distinct from 'on')
   execute function private.notify_items_moved();
 
+-- The person a reviewer's items are delegated or reassigned to is told (private.notify_delegation).
+create trigger review_delegations_notify_delegate
+  after insert on public.review_delegations
+  for each row execute function private.notify_delegation();
+
 -- ─── What a change to a person sets off ─────────────────────────────────────────────────────────────────────────
 -- Nobody who is an application's RA or BPO Métier is deleted (20261121000400_applications.sql).
 create trigger users_guard_application_owner

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import handleSendNow from '../../netlify/functions/notifications-send'
 import { passSettingsFromEnv, runNotificationPass, type PassSettings } from '../../netlify/functions/notifications/run'
 import { startMailCatcher, type MailCatcher } from '../../supabase/local/mail/catcher'
+import { campaignIds } from '../db/support/actors'
 import { createApplication, createRight, createUser, one } from '../db/support/fixtures'
 import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
 
@@ -101,6 +102,32 @@ describe('a campaign starts, reminders fall due', () => {
     expect(reminders).toHaveLength(3)
     expect(reminders.every((m) => m.subject.startsWith('Rappel : '))).toBe(true)
     expect(reminders.find((m) => m.envelope.to.includes(campaign.manager))?.text).toContain(`se termine dans 3 jours, le ${END_DATE_FR}`)
+  })
+})
+
+describe('items delegated', () => {
+  it("mails the delegate who delegated, until when and how many rights wait, when a manager delegates through the API", async () => {
+    const delegate = await createUser(backend.db, { role: 'user' })
+    const manager = backend.client()
+    await manager.auth.signInWithPassword({ email: 'manager@example.com', password: DEMO_PASSWORD })
+    const endsOn = day(7)
+    const delegated = await manager.rpc('delegate_review_items', { p_campaign_id: campaignIds.active, p_delegate_id: delegate.id, p_reason: 'Congés', p_ends_on: endsOn })
+    if (delegated.error) throw delegated.error
+    const { count, name } = await one<{ count: number; name: string }>(
+      backend.db,
+      `select (payload ->> 'count')::int as count, payload ->> 'delegator_name' as name from public.notifications where kind = 'delegation' and recipient_id = $1`,
+      [delegate.id],
+    )
+    expect(count).toBeGreaterThan(0)
+
+    await runNotificationPass(settings(catcher.smtpUrl))
+    const mails = caughtFor([delegate.email])
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.subject).toMatch(new RegExp(`^Campagne « .+ » : ${name} vous délègue ses revues$`))
+    expect(mails[0]?.text).toContain(`${name} (manager) vous délègue ses revues dans la campagne`)
+    expect(mails[0]?.text).toContain(`jusqu'au ${endsOn.split('-').reverse().join('/')} inclus.`)
+    expect(mails[0]?.text).toContain(`${count} droit${count > 1 ? 's' : ''} attend`)
+    expect(mails[0]?.text).toContain(`Ouvrir Mes revues : ${APP_URL}/app/reviews`)
   })
 })
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, type Actor } from './support/actors'
+import { actAs, attempt, demo, type Actor } from './support/actors'
 import { count, createApplication, createRight, createUser, decide, expectRefused, one, unique } from './support/fixtures'
 
 type Person = Actor & { id: string; email: string }
@@ -373,5 +373,95 @@ describe("each campaign's reminder days and escalation delay", () => {
     const admin = (await sent('escalation')).find((m) => m.recipient_email === 'admin@example.com')
     expect(admin?.payload).toMatchObject({ count: 1, reviewers: 2 })
     expect(admin?.payload.late?.map((late) => late.count)).toEqual([1, 1])
+  })
+})
+
+describe('items delegated or reassigned', () => {
+  let team: { manager: Person; holder: Person; colleague: Person; campaign: string; rights: string[] }
+  const delegationMessages = (recipient: string) => messages(`kind = 'delegation' and recipient_id = $1`, [recipient])
+  const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  const nameOf = async (id: string) => (await one<{ n: string }>(db, `select first_name || ' ' || last_name as n from public.users where id = $1`, [id])).n
+
+  function delegate(actor: Actor, delegateId: string, rightIds: string[] | null = null) {
+    return attempt(db, actor, (tx) =>
+      tx.query(`select public.delegate_review_items($1, $2, 'Congés', $3::date, $4::uuid[])`, [team.campaign, delegateId, tomorrow(), rightIds]),
+    )
+  }
+
+  /** The rights of the campaign that Mes revues shows the delegate to decide for someone else. */
+  const delegatedQueue = (actor: Person) =>
+    actAs(db, actor, async (tx) => (await tx.query<{ right_id: string }>(`select right_id from public.delegated_review_queue() where campaign_id = $1`, [team.campaign])).rows)
+
+  beforeAll(async () => {
+    const teamManager = await createUser(db, { role: 'manager' })
+    const holder = await createUser(db, { role: 'user', managerId: teamManager.id })
+    // A report of the same manager: their own right is not theirs to decide for the manager.
+    const colleague = await createUser(db, { role: 'user', managerId: teamManager.id })
+    const application = await createApplication(db)
+    const rights = []
+    for (const who of [holder, holder, holder, colleague]) rights.push(await createRight(db, { holder: who.id, applicationId: application, campaignId: null }))
+    const id = await startCampaign(application)
+    team = { manager: teamManager, holder, colleague, campaign: id, rights }
+    // Decided already: no longer waits for the manager.
+    expect((await decide(db, teamManager, rights[0]!, 'validated_manager')).ok).toBe(true)
+  })
+
+  it('tells the delegate once, with who delegated, until when, and as many rights as their queue shows', async () => {
+    expect((await delegate(team.manager, team.colleague.id)).ok).toBe(true)
+    const told = await delegationMessages(team.colleague.id)
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatchObject({
+      recipient_email: team.colleague.email,
+      status: 'queued',
+      payload: {
+        count: 2,
+        items: null,
+        stage: 'manager',
+        ends_on: tomorrow(),
+        reason: 'Congés',
+        delegator_name: await nameOf(team.manager.id),
+        assigned_by_name: null,
+        recipient_name: await nameOf(team.colleague.id),
+      },
+    })
+    expect(await delegatedQueue(team.colleague)).toHaveLength(2)
+    // Nobody else hears of it.
+    expect(await count(db, `select count(*) from public.notifications where kind = 'delegation' and payload ->> 'delegator_name' = $1`, [await nameOf(team.manager.id)])).toBe(1)
+  })
+
+  it('counts only the chosen rights of a selection, and tells of an administrator’s reassignment by name', async () => {
+    const other = await createUser(db, { role: 'user' })
+    expect((await delegate(team.manager, other.id, [team.rights[1]!])).ok).toBe(true)
+    expect((await delegationMessages(other.id)).map((m) => m.payload)).toEqual([expect.objectContaining({ count: 1, items: 1 })])
+
+    const standIn = await createUser(db, { role: 'manager' })
+    const reassigned = await attempt(db, 'admin', (tx) =>
+      tx.query(`select public.reassign_review_items($1, $2, $3, 'Absence longue', $4::date)`, [team.campaign, team.manager.id, standIn.id, tomorrow()]),
+    )
+    expect(reassigned.ok, reassigned.message).toBe(true)
+    const told = await delegationMessages(standIn.id)
+    // The colleague's own right too, which is not the stand-in's.
+    expect(told.map((m) => m.payload)).toEqual([
+      expect.objectContaining({ count: 3, delegator_name: await nameOf(team.manager.id), assigned_by_name: await nameOf(demo.admin.id), reason: 'Absence longue' }),
+    ])
+    expect(await delegatedQueue(standIn)).toHaveLength(3)
+  })
+
+  it('sends nothing to a deactivated person, nor for a campaign whose notifications are off', async () => {
+    const leaver = await createUser(db, { role: 'user' })
+    await db.query(`update public.users set active = false where id = $1`, [leaver.id])
+    expectRefused(await delegate(team.manager, leaver.id), '22023', /désactivée/)
+    // Written by other means all the same, the delegation still tells no leaver.
+    await db.query(
+      `insert into public.review_delegations (campaign_id, delegator_id, delegate_id, reason, ends_on, created_by)
+       values ($1, $2, $3, 'Congés', current_date + 1, $2)`,
+      [team.campaign, team.manager.id, leaver.id],
+    )
+    expect(await delegationMessages(leaver.id)).toHaveLength(0)
+
+    const listener = await createUser(db, { role: 'user' })
+    await actAs(db, 'admin', (tx) => tx.query(`update public.campaigns set notifications_enabled = false where id = $1`, [team.campaign]))
+    expect((await delegate(team.manager, listener.id)).ok).toBe(true)
+    expect(await delegationMessages(listener.id)).toHaveLength(0)
   })
 })

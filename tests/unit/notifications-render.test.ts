@@ -57,6 +57,44 @@ describe('renderNotification', () => {
   })
 })
 
+describe('renderNotification: items delegated', () => {
+  const delegation = (payload: OutboxMessage['payload']) =>
+    renderNotification(message('delegation', { delegator_name: 'Paul Roux', stage: 'manager', items: null, ends_on: '2026-12-05', reason: 'Congés', assigned_by_name: null, ...payload }), APP_URL)
+
+  it('tells the delegate who delegated, for how long and why, how many rights wait, and links to Mes revues', () => {
+    const mail = delegation({ count: 12 })
+    expect(mail.subject).toBe('Campagne « Revue T4 » : Paul Roux vous délègue ses revues')
+    expect(mail.text).toContain('Bonjour Claire Martin,')
+    expect(mail.text).toContain("Paul Roux (manager) vous délègue ses revues dans la campagne « Revue T4 », jusqu'au 05/12/2026 inclus.")
+    expect(mail.text).toContain('Motif : Congés')
+    expect(mail.text).toContain('12 droits attendent votre décision, à prendre pour son compte avant la fin de la campagne, le 24/12/2026.')
+    expect(mail.text).toContain('Ouvrir Mes revues : https://recertif.example/app/reviews')
+    expect(mail.html).toContain('<a href="https://recertif.example/app/reviews">Ouvrir Mes revues</a>')
+  })
+
+  it('agrees the chosen and waiting rights at 0, 1 and 2, and names the administrator who reassigned them', () => {
+    const one = delegation({ items: 1, count: 1, stage: 'bpo_metier' })
+    expect(one.text).toContain('Paul Roux (BPO Métier) vous délègue la revue de 1 droit choisi dans la campagne')
+    expect(one.text).toContain('1 droit attend votre décision')
+    const reassigned = delegation({ items: 2, count: 2, stage: 'ra', assigned_by_name: 'Alice Admin' })
+    expect(reassigned.subject).toBe('Campagne « Revue T4 » : les revues de Paul Roux vous sont confiées')
+    expect(reassigned.text).toContain("Alice Admin vous confie la revue de 2 droits choisis de Paul Roux (Responsable d'Application) dans la campagne")
+    expect(reassigned.text).toContain('2 droits attendent votre décision')
+    expect(delegation({ assigned_by_name: 'Alice Admin', count: 0 }).text).toContain(
+      "Alice Admin vous confie les revues de Paul Roux (manager) dans la campagne « Revue T4 », jusqu'au 05/12/2026 inclus.",
+    )
+    expect(delegation({ count: 0 }).text).toContain("Aucun droit n'attend votre décision pour l'instant : ceux qui arriveront à son étape d'ici là apparaîtront dans Mes revues.")
+    expect(delegation({ items: 3, count: 0 }).text).toContain("Aucun de ces droits n'attend votre décision pour l'instant.")
+  })
+
+  it('escapes in the HTML the names and the reason', () => {
+    const mail = delegation({ delegator_name: '<b>Paul</b>', reason: 'Congés & <i>formation</i>', count: 1 })
+    expect(mail.html).not.toContain('<b>Paul</b>')
+    expect(mail.html).toContain('&#60;b&#62;Paul&#60;/b&#62; (manager) vous délègue')
+    expect(mail.html).toContain('Motif : Congés &#38; &#60;i&#62;formation&#60;/i&#62;')
+  })
+})
+
 describe('dispatchNotifications', () => {
   function fakeRpc(batch: OutboxMessage[]) {
     const finished: { p_id: string; p_ok: boolean; p_error: string | null }[] = []

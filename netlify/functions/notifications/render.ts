@@ -3,7 +3,7 @@ import { countText, plural } from '../../../src/domain/plural'
 /** A message of the outbox as claim_notifications returns it (the columns the rendering and the sending need). */
 export interface OutboxMessage {
   id: string
-  kind: 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation'
+  kind: 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation' | 'delegation'
   recipient_email: string
   payload: NotificationPayload
 }
@@ -21,6 +21,13 @@ export interface NotificationPayload {
   late?: { name: string; count: number }[]
   /** Invitation: who asked for it. */
   inviter_name?: string
+  /** Delegation: whose items, at which stage, how many chosen (null: all), until when, why, and who reassigned them. */
+  delegator_name?: string
+  assigned_by_name?: string | null
+  stage?: 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
+  items?: number | null
+  ends_on?: string
+  reason?: string
 }
 
 export interface RenderedMail {
@@ -36,6 +43,14 @@ const STAGE_LABELS: Record<string, string> = {
   bpo_metier: 'en tant que BPO Métier',
   bpo_groupe: 'en tant que BPO Groupe',
   ra: "à traiter en tant que Responsable d'Application",
+}
+
+// The delegator's office, after their name: « Paul Roux (manager) ».
+const OFFICE_LABELS: Record<string, string> = {
+  manager: 'manager',
+  bpo_metier: 'BPO Métier',
+  bpo_groupe: 'BPO Groupe',
+  ra: "Responsable d'Application",
 }
 
 /**
@@ -100,6 +115,13 @@ export function renderNotification(message: OutboxMessage, appUrl: string, invit
       lines = [`Toutes les décisions de revue de la campagne ${campaign} sont prises (${rights}).`, 'Vous pouvez la terminer depuis la page des campagnes.']
       link = { href: campaigns, label: 'Ouvrir les campagnes' }
       break
+    case 'delegation': {
+      const delegation = delegationText(p, campaign, rights, wait, deadline)
+      subject = delegation.subject
+      lines = delegation.lines
+      link = { href: reviews, label: 'Ouvrir Mes revues' }
+      break
+    }
     case 'invitation':
       if (!inviteLink) throw new Error('An invitation is rendered with its link')
       subject = 'Votre accès à Recertif : choisissez votre mot de passe'
@@ -125,6 +147,30 @@ export function renderNotification(message: OutboxMessage, appUrl: string, invit
     '</body></html>',
   ].join('')
   return { subject, text, html }
+}
+
+/**
+ * Items delegated by their reviewer, or reassigned by an administrator: who, whose, which (all of them or how many
+ * chosen), until when and why, then how many wait for the delegate now.
+ */
+function delegationText(p: NotificationPayload, campaign: string, rights: string, wait: string, deadline: string): { subject: string; lines: string[] } {
+  const delegator = `${p.delegator_name ?? 'Un réviseur'}${p.stage && OFFICE_LABELS[p.stage] ? ` (${OFFICE_LABELS[p.stage]})` : ''}`
+  const chosen = p.items == null ? null : `la revue de ${countText(p.items, 'droit choisi', 'droits choisis')}`
+  const until = p.ends_on ? `, jusqu'au ${formatDate(p.ends_on)} inclus` : ''
+  const [subject, given] = p.assigned_by_name
+    ? [
+        `Campagne ${campaign} : les revues de ${p.delegator_name ?? 'un réviseur'} vous sont confiées`,
+        `${p.assigned_by_name} vous confie ${chosen ? `${chosen} de ${delegator}` : `les revues de ${delegator}`}`,
+      ]
+    : [`Campagne ${campaign} : ${p.delegator_name ?? 'un réviseur'} vous délègue ses revues`, `${delegator} vous délègue ${chosen ?? 'ses revues'}`]
+  const count = p.count ?? 0
+  const waiting =
+    count > 0
+      ? `${rights} ${wait} votre décision, à prendre pour son compte${deadline ? ` avant la fin de la campagne, le ${deadline}` : ''}.`
+      : chosen
+        ? "Aucun de ces droits n'attend votre décision pour l'instant."
+        : "Aucun droit n'attend votre décision pour l'instant : ceux qui arriveront à son étape d'ici là apparaîtront dans Mes revues."
+  return { subject, lines: [`${given} dans la campagne ${campaign}${until}.`, ...(p.reason ? [`Motif : ${p.reason}`] : []), waiting] }
 }
 
 function stageLines(p: NotificationPayload): string[] {

@@ -5,7 +5,7 @@ import type { Tone } from '@/lib/tones'
 export const OUTBOX_LIST_LIMIT = 100
 
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed'
-export type OutboxKind = 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation'
+export type OutboxKind = 'campaign_started' | 'stage_digest' | 'reminder' | 'escalation' | 'campaign_decided' | 'invitation' | 'delegation'
 
 export interface OutboxRow {
   id: string
@@ -39,6 +39,7 @@ export const KIND_LABELS: Record<OutboxKind, string> = {
   escalation: 'Escalade (retard)',
   campaign_decided: 'Campagne entièrement décidée',
   invitation: 'Invitation à se connecter',
+  delegation: 'Revues déléguées',
 }
 
 export const STATUS_LABELS: Record<OutboxStatus, { label: string; tone: Tone }> = {
