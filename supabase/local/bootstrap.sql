@@ -150,6 +150,9 @@ create table if not exists auth.mfa_amr_claims (
   unique (session_id, authentication_method)
 );
 alter table auth.sessions add column if not exists factor_id uuid;
+-- GoTrue's reauthentication nonce (GET /reauthenticate), stored hashed like the other e-mailed codes.
+alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
+alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
 
 -- Supabase's helpers: read the claims that the API sets for the request, transaction-locally.
 create or replace function auth.jwt() returns jsonb

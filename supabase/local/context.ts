@@ -51,6 +51,11 @@ export interface ServerConfig {
   mailerAutoconfirm?: boolean
   /** GoTrue's GOTRUE_SMTP_MAX_FREQUENCY: seconds between two e-mails of a kind to one account (default 60). */
   mailerMaxFrequencySeconds?: number
+  /**
+   * GoTrue's GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION (config.toml's secure_password_change): a session
+   * older than 24 hours changes its password only with the nonce GET /reauthenticate mails (default off).
+   */
+  securePasswordChange?: boolean
   /** GoTrue's GOTRUE_PASSWORD_MIN_LENGTH: the shortest password sign-ups and password changes take (default 6). */
   passwordMinLength?: number
   /**
