@@ -279,6 +279,7 @@ create trigger audit_logs_seal
 create function public.verify_audit_chain() returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set statement_timeout = '2min'
 as $$
 declare
   result jsonb;

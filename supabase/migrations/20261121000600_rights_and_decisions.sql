@@ -862,6 +862,7 @@ grant execute on function private.parse_date(text), private.parse_account_type(t
 create function public.import_user_rights(rows jsonb, campaign_id uuid default null) returns jsonb
 language plpgsql
 set search_path = ''
+set statement_timeout = '2min'
 as $$
 declare
   target public.campaigns;

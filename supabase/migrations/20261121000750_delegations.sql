@@ -496,6 +496,7 @@ create function public.reassign_review_items(
 ) returns uuid
 language plpgsql security definer
 set search_path = ''
+set statement_timeout = '2min'
 as $$
 begin
   perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent réattribuer des revues.');
@@ -670,26 +671,47 @@ returns table (campaign_id uuid, right_id uuid, holder_id uuid, stage public.rev
 language sql stable
 set search_path = ''
 as $$
-  with waiting as (
+  -- The helpers of the rule (private.awaited_stage, private.stage_reviewer, private.review_stage_for) written out as
+  -- expressions, and four eyes read from the campaigns' decisions once, hashed, rather than probed per right: a
+  -- function call or a probe per right made the 235,000 items of the large dataset's running campaigns take 9 s.
+  with answered as (
+    select distinct d.right_id, p.person, d.stage
+      from public.right_decisions d
+      cross join lateral unnest(array[d.decided_by, d.on_behalf_of]) p (person)
+     where d.campaign_id = any (p_campaign_ids) and p.person is not null
+  ),
+  waiting as (
     select i.campaign_id, ur.id as right_id, ur.user_id as holder_id, s.stage,
-           private.stage_reviewer(s.stage, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id) as reviewer
+           case s.stage
+             when 'manager' then h.manager_id
+             when 'bpo_metier' then a.bpo_metier_id
+             when 'bpo_groupe' then a.bpo_groupe_id
+             when 'ra' then a.ra_id
+           end as reviewer
       from public.campaign_items i
       join public.campaigns c on c.id = i.campaign_id
       join public.user_rights ur on ur.id = i.right_id and ur.campaign_id = i.campaign_id
       join public.users h on h.id = ur.user_id
       join public.applications a on a.id = ur.application_id
-      cross join lateral (select private.awaited_stage(ur.status) as stage) s
+      cross join lateral (
+        select case
+          when ur.status in ('pending', 'validated_user') then 'manager'
+          when ur.status = 'validated_manager' then 'bpo_metier'
+          when ur.status = 'validated_bpo_metier' then 'bpo_groupe'
+          when ur.status in ('refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe',
+                             'treatment_required') then 'ra'
+        end::public.review_stage as stage
+      ) s
      where i.campaign_id = any (p_campaign_ids)
        and s.stage is not null
        -- The RA treats refusals after the close too; every other stage decides only while the campaign runs.
        and (s.stage = 'ra' or c.status = 'active')
   )
   select w.campaign_id, w.right_id, w.holder_id, w.stage,
-         case when r.active and private.review_stage_for(r.role) = w.stage and r.id <> w.holder_id
+         -- A role's name is its stage's (manager, bpo_metier, bpo_groupe, ra).
+         case when r.active and r.role::text = w.stage::text and r.id <> w.holder_id
                    and not exists (
-                     select 1 from public.right_decisions d
-                      where d.right_id = w.right_id and d.campaign_id = w.campaign_id and d.stage <> w.stage
-                        and r.id in (d.decided_by, d.on_behalf_of)
+                     select 1 from answered x where x.right_id = w.right_id and x.person = r.id and x.stage <> w.stage
                    )
            then r.id end
     from waiting w

@@ -122,6 +122,7 @@ grant execute on function
 create function public.rssi_compliance(p_application_id uuid default null) returns jsonb
 language plpgsql stable
 set search_path = ''
+set statement_timeout = '1min'
 set plan_cache_mode = force_custom_plan
 set jit = off
 as $$

@@ -52,6 +52,7 @@ revoke execute on function private.require_evidence_campaign(uuid) from public, 
 create function public.campaign_evidence(p_campaign_id uuid) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
+set statement_timeout = '2min'
 set jit = off
 as $$
 declare
@@ -147,6 +148,7 @@ create function public.campaign_evidence_items(p_campaign_id uuid, p_after_id uu
 returns json
 language plpgsql stable security definer
 set search_path = ''
+set statement_timeout = '2min'
 set jit = off
 as $$
 declare
@@ -212,6 +214,7 @@ returns table (
 )
 language plpgsql stable security definer
 set search_path = ''
+set statement_timeout = '2min'
 set jit = off
 as $$
 declare

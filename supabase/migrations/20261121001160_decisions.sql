@@ -323,6 +323,7 @@ create function public.apply_review_decisions(
 ) returns jsonb
 language plpgsql security invoker
 set search_path = ''
+set statement_timeout = '1min'
 as $$
 declare
   -- Each decision is a full validate_user_right in its own subtransaction: beyond this, one request would outlast

@@ -316,6 +316,7 @@ create function public.import_directory(p_rows jsonb, p_complete boolean default
 returns jsonb
 language plpgsql security definer
 set search_path = ''
+set statement_timeout = '2min'
 -- The planner guesses millions of rows for the tree walk (a recursive query, private.check_directory_managers) and so compiled the checks to
 -- machine code: about 0.7 s of JIT per call of 10,000 lines, preview and apply alike, for checks that take 0.5 s.
 set jit = off
@@ -519,6 +520,7 @@ grant execute on function private.owner_problem(text, text, boolean, boolean, te
 create function public.import_applications(p_rows jsonb, p_dry_run boolean default true) returns jsonb
 language plpgsql security definer
 set search_path = ''
+set statement_timeout = '2min'
 as $$
 declare
   v_dry_run boolean := coalesce(p_dry_run, true);
