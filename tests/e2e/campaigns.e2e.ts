@@ -110,7 +110,7 @@ describe('campaigns', () => {
     await row.getByRole('button', { name: `Terminer ${CAMPAIGN}` }).waitFor()
     await row.getByRole('button', { name: `Autres actions pour ${CAMPAIGN}` }).click()
     await page.getByRole('menu').waitFor()
-    expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs'])
+    expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).toEqual(['Export Excel', 'Relecteurs', 'E-mails et rappels'])
     await page.keyboard.press('Escape')
 
     // The Excel dialog: 2 pending, nothing further; the manager file downloads and reads back.

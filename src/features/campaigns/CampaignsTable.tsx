@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { AlertTriangle, Archive, FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
+import { AlertTriangle, Archive, BellRing, FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
 import { Menu, type MenuItem } from '@/components/ui/Menu'
@@ -13,11 +13,13 @@ import { EvidenceButton } from './EvidenceButton'
 import { useReviewersMenuItem } from './ReassignDialog'
 import { reviewerGapShortText, reviewerGapText, type ReviewerGap } from './reviewers-model'
 import { hasEvidencePack } from './evidence-model'
+import { remindersShortText, remindersSummary } from './reminders-model'
 import {
   accountTypeScopeLabel,
   applicationScopeLabel,
   campaignStatusText,
   campaignStatusTone,
+  hasEditableSettings,
   isEditable,
   nextTransition,
   recurrenceLines,
@@ -65,6 +67,9 @@ function CampaignRowActions({ campaign, admin, onExport, onTransition, onEdit, o
       { label: 'Modifier', icon: <Pencil aria-hidden="true" className={icon} />, onSelect: () => onEdit(campaign) },
       { label: 'Supprimer', icon: <Trash2 aria-hidden="true" className={icon} />, danger: true, onSelect: () => onDelete(campaign) },
     )
+  }
+  if (hasEditableSettings(campaign)) {
+    others.push({ label: 'E-mails et rappels', icon: <BellRing aria-hidden="true" className={icon} />, onSelect: () => onEdit(campaign) })
   }
 
   return (
@@ -157,6 +162,7 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
                   <span className="sr-only">Fin : </span>
                   {frenchDateText(campaign.endDate)}
                 </span>
+                <RemindersLine campaign={campaign} />
               </span>
             </Cell>
             <Cell label="Statut" className="whitespace-nowrap">
@@ -222,5 +228,17 @@ function ReviewerGapLine({ gaps }: { gaps: readonly ReviewerGap[] | undefined })
       <span aria-hidden="true">{reviewerGapShortText(gaps)}</span>
       <span className="sr-only">{sentences}</span>
     </p>
+  )
+}
+
+/** A campaign's reminders and escalation while it may still send them, in a short line; the sentence in its tooltip. */
+function RemindersLine({ campaign }: { campaign: Campaign }) {
+  if (campaign.status === 'completed' || campaign.status === 'archived' || !campaign.notificationsEnabled) return null
+  const summary = remindersSummary(campaign)
+  return (
+    <span className="mt-0.5 text-xs text-gray-500" title={summary}>
+      <span aria-hidden="true">{remindersShortText(campaign)}</span>
+      <span className="sr-only">{summary}</span>
+    </span>
   )
 }

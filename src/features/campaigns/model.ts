@@ -14,6 +14,14 @@ import {
 } from '@/domain/labels'
 import { STAGE_FILE_LABELS, stageFileColumns, type StageFile } from '@/domain/stage-files'
 import type { Tone } from '@/lib/tones'
+import {
+  DEFAULT_REMINDER_DAYS,
+  REMINDER_MESSAGES,
+  campaignLength,
+  parseEscalationDelay,
+  reminderDaysError,
+  sortReminderDays,
+} from './reminders-model'
 
 export interface Campaign {
   id: string
@@ -37,6 +45,10 @@ export interface Campaign {
   /** E-mails to its reviewers and creator (start, stages, completion), and reminders before its end date. */
   notificationsEnabled: boolean
   remindersEnabled: boolean
+  /** Days before the end date the reminders go, largest first. */
+  reminderDays: number[]
+  /** Days after the day after the end date before the late reviewers' managers and the creator are told. */
+  escalationDelayDays: number
   /** The review rate, rounded percent of rights reviewed (« revus »); null when the campaign has no rights. */
   progress: number | null
   rightsCount: number
@@ -132,6 +144,9 @@ export const deleteConfirmation = (name: string) =>
 
 export const isEditable = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'draft'
 
+/** A running campaign's e-mails (notifications, reminders, escalation) still change; the rest of it no longer does. */
+export const hasEditableSettings = (campaign: Pick<Campaign, 'status'>) => campaign.status === 'active'
+
 /** The query parameter of a link to one campaign (/app/campaigns?campagne=<id>, the admin dashboard's « Détails »). */
 export const CAMPAIGN_LINK_PARAM = 'campagne'
 
@@ -148,6 +163,9 @@ export interface CampaignFormValues {
   autoStart: boolean
   notificationsEnabled: boolean
   remindersEnabled: boolean
+  reminderDays: number[]
+  /** As typed: whole days from 0 to 30. */
+  escalationDelayDays: string
 }
 
 export type CampaignFormErrors = Partial<Record<keyof CampaignFormValues, string>>
@@ -163,7 +181,12 @@ export interface CampaignPayload {
   auto_start: boolean
   notifications_enabled: boolean
   reminders_enabled: boolean
+  reminder_days: number[]
+  escalation_delay_days: number
 }
+
+/** What a running campaign's form sends: its e-mail settings only. */
+export type CampaignSettingsPayload = Pick<CampaignPayload, 'notifications_enabled' | 'reminders_enabled' | 'reminder_days' | 'escalation_delay_days'>
 
 export const EMPTY_CAMPAIGN_FORM: CampaignFormValues = {
   name: '',
@@ -176,6 +199,8 @@ export const EMPTY_CAMPAIGN_FORM: CampaignFormValues = {
   autoStart: false,
   notificationsEnabled: true,
   remindersEnabled: true,
+  reminderDays: [...DEFAULT_REMINDER_DAYS],
+  escalationDelayDays: '0',
 }
 
 export const CAMPAIGN_FORM_MESSAGES = {
@@ -205,6 +230,8 @@ export function formFromCampaign(campaign: Campaign): CampaignFormValues {
     autoStart: campaign.autoStart,
     notificationsEnabled: campaign.notificationsEnabled,
     remindersEnabled: campaign.remindersEnabled,
+    reminderDays: sortReminderDays(campaign.reminderDays),
+    escalationDelayDays: String(campaign.escalationDelayDays),
   }
 }
 
@@ -225,6 +252,11 @@ export function validateCampaignForm(values: CampaignFormValues): CampaignFormEr
   if (values.recurrence && !(CAMPAIGN_RECURRENCES as readonly string[]).includes(values.recurrence)) {
     errors.recurrence = CAMPAIGN_FORM_MESSAGES.invalidRecurrence
   }
+  // Days beyond the campaign's length matter only while reminders are on: they would never be sent.
+  const length = errors.startDate || errors.endDate ? null : campaignLength(values.startDate, values.endDate)
+  const reminderDays = reminderDaysError(values.reminderDays, values.remindersEnabled ? length : null)
+  if (reminderDays) errors.reminderDays = reminderDays
+  if (parseEscalationDelay(values.escalationDelayDays) === null) errors.escalationDelayDays = REMINDER_MESSAGES.delayInvalid
   return errors
 }
 
@@ -238,8 +270,16 @@ export function toCampaignPayload(values: CampaignFormValues): CampaignPayload {
     end_date: values.endDate,
     recurrence: (values.recurrence || null) as CampaignRecurrence | null,
     auto_start: values.autoStart,
+    ...toSettingsPayload(values),
+  }
+}
+
+export function toSettingsPayload(values: CampaignFormValues): CampaignSettingsPayload {
+  return {
     notifications_enabled: values.notificationsEnabled,
     reminders_enabled: values.remindersEnabled,
+    reminder_days: sortReminderDays(values.reminderDays),
+    escalation_delay_days: parseEscalationDelay(values.escalationDelayDays) ?? 0,
   }
 }
 

@@ -51,6 +51,8 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     nextOccurrence: null,
     notificationsEnabled: true,
     remindersEnabled: true,
+    reminderDays: [7, 3, 1],
+    escalationDelayDays: 0,
     ...overrides,
   }
 }
@@ -215,7 +217,7 @@ describe('Campaigns table', () => {
     expect(inView('Brouillon 2027')).toEqual(['Démarrer Brouillon 2027', 'Autres actions pour Brouillon 2027'])
     expect(await menuOf('Brouillon 2027')).toEqual(['Export Excel', 'Relecteurs', 'Modifier', 'Supprimer'])
     expect(inView('Revue T4')).toEqual(['Terminer Revue T4', 'Autres actions pour Revue T4'])
-    expect(await menuOf('Revue T4')).toEqual(['Export Excel', 'Relecteurs'])
+    expect(await menuOf('Revue T4')).toEqual(['Export Excel', 'Relecteurs', 'E-mails et rappels'])
     expect(inView('Revue 2025')).toEqual(['Rapport de campagne de Revue 2025', 'Autres actions pour Revue 2025'])
     expect(await menuOf('Revue 2025')).toEqual(['Export Excel', 'Relecteurs', 'Archiver'])
     expect(inView('Revue 2024')).toEqual(['Rapport de campagne de Revue 2024', 'Autres actions pour Revue 2024'])
@@ -347,7 +349,7 @@ describe('Campaign form', () => {
     expect(stubs.save).not.toHaveBeenCalled()
 
     await user.clear(within(dialog).getByLabelText(/Date de fin/))
-    await user.type(within(dialog).getByLabelText(/Date de fin/), '10/02/2027')
+    await user.type(within(dialog).getByLabelText(/Date de fin/), '20/02/2027')
     await user.click(within(dialog).getByRole('button', { name: 'Créer la campagne' }))
     expect(stubs.save).toHaveBeenCalledWith({
       id: undefined,
@@ -357,11 +359,13 @@ describe('Campaign form', () => {
         application_id: null,
         account_type: null,
         start_date: '2027-02-10',
-        end_date: '2027-02-10',
+        end_date: '2027-02-20',
         recurrence: null,
         auto_start: false,
         notifications_enabled: true,
         reminders_enabled: true,
+        reminder_days: [7, 3, 1],
+        escalation_delay_days: 0,
       },
     })
     expect(screen.queryByRole('dialog')).toBeNull()

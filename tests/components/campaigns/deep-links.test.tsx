@@ -39,6 +39,8 @@ function campaign(overrides: Partial<Campaign>): Campaign {
     nextOccurrence: null,
     notificationsEnabled: true,
     remindersEnabled: true,
+    reminderDays: [7, 3, 1],
+    escalationDelayDays: 0,
     ...overrides,
   }
 }

@@ -41,6 +41,8 @@ function campaign(id: string, name: string, status: Campaign['status']): Campaig
     nextOccurrence: null,
     notificationsEnabled: true,
     remindersEnabled: true,
+    reminderDays: [7, 3, 1],
+    escalationDelayDays: 0,
   }
 }
 

@@ -38,6 +38,8 @@ const T4: Campaign = {
   nextOccurrence: null,
   notificationsEnabled: true,
   remindersEnabled: true,
+  reminderDays: [7, 3, 1],
+  escalationDelayDays: 0,
 }
 
 const SIGNOFFS: CampaignSignoff[] = [

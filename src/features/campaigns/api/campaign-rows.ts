@@ -19,6 +19,8 @@ export interface CampaignRow {
   auto_start: boolean | null
   notifications_enabled: boolean | null
   reminders_enabled: boolean | null
+  reminder_days: number[] | null
+  escalation_delay_days: number | null
   application: { name: string } | null
   creator: { first_name: string | null; last_name: string | null; email: string | null } | null
 }
@@ -56,6 +58,8 @@ export function toCampaign(row: CampaignRow, figures: ProgressRow | undefined, n
     nextOccurrence: next,
     notificationsEnabled: row.notifications_enabled ?? true,
     remindersEnabled: row.reminders_enabled ?? true,
+    reminderDays: row.reminder_days ?? [],
+    escalationDelayDays: row.escalation_delay_days ?? 0,
     progress: figures?.progress ?? null,
     rightsCount: figures?.rights_count ?? 0,
     reviewedCount: figures?.reviewed_count ?? 0,
