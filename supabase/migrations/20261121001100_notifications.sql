@@ -379,23 +379,21 @@ begin
       from told t
      group by t.campaign_id, t.recipient_id
   ),
-  -- Each waiting item with the reviewers it waits for, at the stages of waiting_reviewers: one right that waits for
-  -- a holder and their manager, both late, is one right to whoever hears of both.
+  -- Each waiting right with the late reviewers whose queue holds it, by the rules waiting_reviewers counts with: the
+  -- review stages' deciders, and the holders it counts at the user stage. One right that waits for a holder and their
+  -- manager, both late, is one right to whoever hears of both.
   waiting as (
-    select i.campaign_id, i.id as item_id, r.reviewer_id
-      from public.campaign_items i
-     cross join lateral (values
-       (case when i.status = 'pending' then i.holder_id end),
-       (case when i.status in ('pending', 'validated_user') then i.manager_id end),
-       (case when i.status = 'validated_manager' then i.bpo_metier_id end),
-       (case when i.status = 'validated_bpo_metier' then i.bpo_groupe_id end)
-     ) as r (reviewer_id)
-     where i.campaign_id in (select o.id from overdue o)
-       and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
-       and r.reviewer_id is not null
+    select d.campaign_id, d.right_id, d.reviewer_id
+      from private.stage_deciders(array(select o.id from overdue o)) d
+     where d.reviewer_id is not null and d.stage not in ('ra', 'user')
+    union all
+    select i.campaign_id, i.right_id, i.holder_id
+      from late l
+      join public.campaign_items i on i.campaign_id = l.campaign_id and i.holder_id = l.reviewer_id and i.status = 'pending'
+     where l.counts ? 'user'
   ),
   rights as (
-    select t.campaign_id, t.recipient_id, count(distinct w.item_id) as total
+    select t.campaign_id, t.recipient_id, count(distinct w.right_id) as total
       from told t
       join waiting w on w.campaign_id = t.campaign_id and w.reviewer_id = t.reviewer_id
      group by t.campaign_id, t.recipient_id
