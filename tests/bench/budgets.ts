@@ -54,8 +54,8 @@ const LIMITS = {
 }
 
 /**
- * What a run does at its dataset scale. Up to scale 1, issues 9 and 14 (20 reviewers deciding at once; the start and
- * the evidence pack of about 200,000 items in 10 s each). Above it, issue 19 on PostgreSQL: 50 reviewers, the start of
+ * What a run does at its dataset scale. Up to scale 1: 20 reviewers deciding at once; the start and the evidence pack
+ * of about 200,000 items in 10 s each. Above it, on PostgreSQL: 50 reviewers, the start of
  * about 2 million rights in 60 s while reviewers of other campaigns decide; what has no budget there and would take
  * many minutes is left out (the manager's export, the pack, the naive count of every right).
  */
@@ -133,7 +133,7 @@ export function buildReport(
       : budget('npm start ready', startup?.readyMs, LIMITS.startupMs, ms, startup ? `Ctrl-C: ${startup.stoppedCleanly ? 'all stopped' : 'not all stopped'} in ${ms(startup.stopMs ?? 0)}` : failed('startup'))],
   ]
   lines.push(...liveBudgets(r.liveUpdates, failed('liveUpdates'), options.onPostgres).map((line): [string, BudgetLine] => ['liveUpdates', line]))
-  // 10 s each on PostgreSQL up to scale 1 (issue #14), the start 60 s above (issue #19); PGlite, one process in WASM,
+  // 10 s each on PostgreSQL up to scale 1, the start 60 s above; PGlite, one process in WASM,
   // gives the figures for information only.
   const { plan } = options
   const record = r.campaignRecord

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:growth [-- --backend pglite]`: issue 19, point 5. One table of every figure the bench has written for
+ * `npm run bench:growth [-- --backend pglite]`: one table of every figure the bench has written for
  * a backend (PostgreSQL unless told otherwise), a column per dataset scale (.tmp/bench/figures-<backend>-<scale>.json,
  * written by `npm run bench -- --scale F`), so that one can read whether a figure grows with the data, with the page
  * or not at all. Printed as Markdown, with when and under what load each scale's figures were measured.

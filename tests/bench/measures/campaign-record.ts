@@ -9,7 +9,7 @@
  * 4. the same evidence pack read and written again in Node, one part after the other (summary, items, journal, rows,
  *    file), to split the browser's figure.
  * Each is timed from the action to its answer. The start runs while reviewers of the other campaigns keep deciding
- * (issue 19: it must not block them), their round trips reported beside it. Above scale 1 (about 2 million items) the
+ * (it must not block them), their round trips reported beside it. Above scale 1 (about 2 million items) the
  * pack, which has no budget there, is left out.
  */
 import { stat } from 'node:fs/promises'
@@ -35,7 +35,7 @@ export interface CampaignRecordResult {
 }
 
 export interface CampaignRecordOptions {
-  /** The pack of the completed campaign, in the browser and in Node (issue 14's budget holds at scale 1 only). */
+  /** The pack of the completed campaign, in the browser and in Node (its budget holds at scale 1 only). */
   evidencePack: boolean
   /** Reviewers who decide their items of the other campaigns while the start runs (none: the start runs alone). */
   reviewers: Reviewer[]

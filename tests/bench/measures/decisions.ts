@@ -40,7 +40,7 @@ export interface DecisionsResult {
   clientCpuMs: number
   /** One reviewer alone, same number of decisions: the round trip without queueing behind the others. */
   alone: { decisions: number; p50Ms: number; p95Ms: number } | null
-  /** Realtime connections the reviewers held open meanwhile, each joined to its reviewer's topic (issue 34). */
+  /** Realtime connections the reviewers held open meanwhile, each joined to its reviewer's topic. */
   liveConnections?: number
 }
 
@@ -195,8 +195,7 @@ export interface BackgroundDecisions {
 }
 
 /**
- * Reviewers who keep deciding while `task` runs (issue 19: a campaign's start must not block the reviewers of other
- * campaigns). Each takes its items in turn with `pauseMs` between two decisions, as a person reading the next line
+ * Reviewers who keep deciding while `task` runs (a campaign's start must not block the reviewers of other campaigns). Each takes its items in turn with `pauseMs` between two decisions, as a person reading the next line
  * would, and stops when the task has settled or its items run out; `task`'s own outcome is returned untouched.
  */
 export async function decideDuring<T>(reviewers: Reviewer[], task: Promise<T>, pauseMs: number): Promise<{ value: T; decisions: BackgroundDecisions }> {
