@@ -195,8 +195,9 @@ export interface BackgroundDecisions {
 }
 
 /**
- * Reviewers who keep deciding while `task` runs (a campaign's start must not block the reviewers of other campaigns). Each takes its items in turn with `pauseMs` between two decisions, as a person reading the next line
- * would, and stops when the task has settled or its items run out; `task`'s own outcome is returned untouched.
+ * Reviewers who keep deciding while `task` runs (a campaign's start must not block the reviewers of other campaigns).
+ * Each takes its items in turn with `pauseMs` between two decisions, as a person reading the next line would, and
+ * stops when the task has settled or its items run out; `task`'s own outcome is returned untouched.
  */
 export async function decideDuring<T>(reviewers: Reviewer[], task: Promise<T>, pauseMs: number): Promise<{ value: T; decisions: BackgroundDecisions }> {
   let settled = false
