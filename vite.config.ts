@@ -49,6 +49,8 @@ export default defineConfig({
     watch: { ignored: ['**/.tmp/**', '**/dist/**', '**/coverage/**', '**/test-results/**'] },
   },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  // Every browser the app supports preloads modules natively: the polyfill would only weigh on the first page.
+  build: { modulePreload: { polyfill: false } },
   test: {
     globals: true,
     // For every project: on a shared 2-core machine a jsdom file's first render (transforming lazy pages) or a
