@@ -65,29 +65,34 @@ l'annuaire complet (les absents sont désactivés) et, pour chaque application c
 droits : les suppressions demandées y sont constatées (droit absent) ou non constatées (encore présent après le
 délai de l'application). Relancer est sans danger.
 
-Configuration :
+Configuration (JSON). Les clés « facultatif » peuvent manquer ; startTls, bindPasswordEnv, timeoutMs, pageSize,
+filter, attributes, groups et secretKeyEnv aussi : elles valent alors ce qui est montré ici.
 {
   "ldap": {
     "url": "ldaps://ad.exemple.fr:636",      ldap:// ou ldaps://
     "startTls": false,                        true : StartTLS sur ldap://
-    "caFile": "/etc/ssl/certs/ca-org.pem",    l'autorité de certification de l'organisation (PEM)
-    "bindDn": "CN=svc-recertif,OU=Services,DC=exemple,DC=fr",
-    "bindPasswordEnv": "LDAP_BIND_PASSWORD",  la variable d'environnement qui contient le mot de passe
-    "timeoutMs": 30000, "pageSize": 500       recherches paginées
+    "caFile": "/etc/ssl/certs/ca-org.pem",    facultatif : l'autorité de certification de l'organisation (PEM)
+    "bindDn": "CN=svc-recertif,OU=Services,DC=exemple,DC=fr",   le compte de service
+    "bindPasswordEnv": "LDAP_BIND_PASSWORD",  la variable d'environnement qui contient son mot de passe
+    "timeoutMs": 30000,                       délai de connexion et de réponse (millisecondes)
+    "pageSize": 500                           entrées par page des recherches paginées (1 à 5000)
   },
   "people": {
-    "baseDn": "OU=Personnes,DC=exemple,DC=fr",
-    "filter": "(&(objectClass=user)(mail=*))",
+    "baseDn": "OU=Personnes,DC=exemple,DC=fr",   où sont les personnes
+    "filter": "(objectClass=person)",         par exemple (&(objectClass=user)(mail=*)) pour Active Directory
     "attributes": { "email": "mail", "firstName": "givenName", "lastName": "sn",
                     "department": "department", "title": "title", "manager": "manager" },
-    "disabled": { "userAccountControl": true }         Active Directory (bit ACCOUNTDISABLE)
-             ou { "attribute": "employeeType", "values": ["inactif"] }
+                                              les attributs lus ; manager contient le DN du manager
+    "disabled": { "userAccountControl": true }         facultatif : Active Directory (bit ACCOUNTDISABLE)
+             ou { "attribute": "employeeType", "values": ["inactif"] }   ou un attribut et ses valeurs
   },
-  "groups": { "memberAttribute": "member" },
+  "groups": { "memberAttribute": "member" },  l'attribut des membres d'un groupe (DN des personnes)
   "applications": [
     { "name": "SAP Finance",                  le nom de l'application dans Recertif
-      "groups": [ { "dn": "CN=SAP-Admin,OU=Groupes,DC=exemple,DC=fr", "role": "Administrateur" } ] }
-  ],
+      "groups": [ { "dn": "CN=SAP-Admin,OU=Groupes,DC=exemple,DC=fr",   un groupe donne à ses membres
+                    "role": "Administrateur",                           ce rôle dans l'application
+                    "account_type": "privileged" } ] }   facultatif : standard (par défaut), privileged,
+  ],                                                     technical, shared, emergency ou external
   "recertif": {
     "url": "https://<projet>.supabase.co",
     "secretKeyEnv": "RECERTIF_SECRET_KEY",    la variable d'environnement de la clé secrète du projet
@@ -95,6 +100,7 @@ Configuration :
   }
 }
 
+Secrets : jamais dans le fichier ; ldap.bindPasswordEnv et recertif.secretKeyEnv nomment les variables qui les portent.
 Voir docs/ldap-connector.md (déploiement, droits du compte de service).`
 
 /** Reads and checks the file; every problem is said in French with where it is. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { Client, type Entry } from 'ldapts'
 import type { SyncConfig } from './config'
 import { explainLdapError } from './ldap-errors'
+import { groupMembers, IncompleteGroupError } from './group-members'
 
 /** A person as the directory import takes it (import_directory's row), with what the connector needs beside it. */
 export interface DirectoryPerson {
@@ -120,7 +121,7 @@ export async function readPeople(client: Client, config: SyncConfig): Promise<{ 
     const lines = [...missing].map(([name, dns]) => `  attribut « ${name} » absent pour ${dns.length} personne(s) : ${dns.slice(0, 5).join(' ; ')}${dns.length > 5 ? ' ; …' : ''}`)
     throw new Error(
       `Des personnes de l'annuaire n'ont pas les attributs que Recertif exige (e-mail, prénom, nom) :\n${lines.join('\n')}\n` +
-        'Complétez l\'annuaire, ou excluez ces entrées par people.filter (par exemple (mail=*)). Rien n\'a été envoyé à Recertif.',
+        'Complétez l\'annuaire, ou excluez ces entrées par people.filter (par exemple (mail=*)).',
     )
   }
   return resolveManagers(people)
@@ -143,26 +144,6 @@ function resolveManagers(people: DirectoryPerson[]): { people: DirectoryPerson[]
   return { people, warnings }
 }
 
-/** The values of a group's member attribute, Active Directory's ranges (member;range=0-1499) included. */
-async function groupMembers(client: Client, dn: string, attribute: string): Promise<string[]> {
-  const members: string[] = []
-  let asked = attribute
-  for (;;) {
-    const { searchEntries } = await client.search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: [asked] })
-    const entry = searchEntries[0]
-    if (!entry) return members
-    const key = Object.keys(entry).find((name) => {
-      const lower = name.toLowerCase()
-      return lower === attribute.toLowerCase() || lower.startsWith(`${attribute.toLowerCase()};range=`)
-    })
-    if (!key) return members
-    members.push(...values(entry, key))
-    const range = /;range=\d+-(\*|\d+)$/i.exec(key)
-    if (!range || range[1] === '*') return members
-    asked = `${attribute};range=${Number(range[1]) + 1}-*`
-  }
-}
-
 /** The memberships of every mapped group, as (application, role, person). Members that are not people read are warned of. */
 export async function readMemberships(client: Client, config: SyncConfig, people: DirectoryPerson[]): Promise<{ memberships: Membership[]; warnings: string[] }> {
   const byDn = new Map(people.map((person) => [normalDn(person.dn), person]))
@@ -174,7 +155,17 @@ export async function readMemberships(client: Client, config: SyncConfig, people
       try {
         members = await groupMembers(client, group.dn, config.groups.memberAttribute)
       } catch (error) {
-        throw new Error(explainLdapError(error, config.ldap, `la lecture du groupe ${group.dn} (application « ${application.name} »)`), { cause: error })
+        const during = `la lecture du groupe ${group.dn} (application « ${application.name} »)`
+        const message = error instanceof IncompleteGroupError
+          ? `Membres incomplets pendant ${during} : ${error.message}. Un instantané sans eux constaterait à tort leur suppression.`
+          : explainLdapError(error, config.ldap, during)
+        throw new Error(message, { cause: error })
+      }
+      if (members.length === 0) {
+        warnings.push(
+          `Le groupe ${group.dn} (application « ${application.name} ») n'a renvoyé aucun membre : s'il n'est pas vide, ` +
+            `le compte de service ne peut pas lire son attribut ${config.groups.memberAttribute}, et ses droits comptent comme retirés.`,
+        )
       }
       let strangers = 0
       for (const memberDn of members) {
@@ -199,14 +190,18 @@ export async function readMemberships(client: Client, config: SyncConfig, people
   return { memberships, warnings }
 }
 
-/** Reads people and memberships in one bound session. */
+/** Reads people and memberships in one bound session; a read that fails says that Recertif was left as it was. */
 export async function readDirectory(config: SyncConfig, password: string): Promise<DirectoryRead> {
-  const client = await connect(config.ldap, password)
   try {
-    const { people, warnings } = await readPeople(client, config)
-    const read = await readMemberships(client, config, people)
-    return { people, memberships: read.memberships, warnings: [...warnings, ...read.warnings] }
-  } finally {
-    await client.unbind().catch(() => undefined)
+    const client = await connect(config.ldap, password)
+    try {
+      const { people, warnings } = await readPeople(client, config)
+      const read = await readMemberships(client, config, people)
+      return { people, memberships: read.memberships, warnings: [...warnings, ...read.warnings] }
+    } finally {
+      await client.unbind().catch(() => undefined)
+    }
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nRien n'a été envoyé à Recertif : corrigez, puis relancez la synchronisation.`, { cause: error })
   }
 }
