@@ -52,6 +52,7 @@ const adminPages: PageCheck[] = [
   },
   { path: '/app/users', dialogs: [{ opener: 'Nouvel utilisateur', dialog: 'Nouvel utilisateur' }] },
   { path: '/app/controls', dialogs: [{ opener: 'Nouvelle règle', dialog: 'Nouvelle règle de contrôle' }] },
+  { path: '/app/notifications' },
   { path: '/app/profile' },
 ]
 

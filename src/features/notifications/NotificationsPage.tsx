@@ -1,30 +1,52 @@
 import { Send } from 'lucide-react'
-import { Badge } from '@/components/ui/Badge'
+import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { ErrorBox } from '@/components/ui/ErrorBox'
 import { PageHeader } from '@/components/ui/PageHeader'
+import { Pager } from '@/components/ui/Pager'
+import { SearchField } from '@/components/ui/SearchField'
 import { Spinner } from '@/components/ui/Spinner'
-import { Table, TableBody, TableCell, TableEmptyRow, TableHead, TableHeaderCell, TableRow } from '@/components/ui/Table'
-import { formatDateTime } from '@/lib/dates'
-import { countText } from '@/domain/plural'
-import { useOutbox, useSendNow } from './api'
-import { KIND_LABELS, OUTBOX_LIST_LIMIT, STATUS_LABELS, sendNowText } from './model'
+import { usePagedList } from '@/lib/use-paged-list'
+import { useMessagesPage, useOutbox, useSendNow } from './api'
+import { MessagesTable } from './MessagesTable'
+import { emptyMessage, filterOptions, sendNowText, type MessageFilter, type OutboxSummary } from './model'
+
+function FilterButtons({ summary, filter, onFilter }: { summary: OutboxSummary | undefined; filter: MessageFilter; onFilter: (filter: MessageFilter) => void }) {
+  return (
+    <div role="group" aria-label="Afficher" className="flex flex-wrap gap-2">
+      {filterOptions(summary).map((option) => (
+        <Button key={option.filter} size="sm" variant={filter === option.filter ? 'primary' : 'outline'} aria-pressed={filter === option.filter} onClick={() => onFilter(option.filter)}>
+          {option.label}
+          {option.count !== undefined && ` (${option.count.toLocaleString('fr-FR')})`}
+        </Button>
+      ))}
+    </div>
+  )
+}
 
 /**
- * Notifications (admin and rssi): the e-mails waiting in the outbox or given up, with their tries and last error, and
- * "Envoyer maintenant", which sends them at once instead of at the next scheduled pass (every 10 minutes).
+ * Envois d'e-mails (admin and rssi): every e-mail Recertif wrote, newest first and a page at a time, to whom, which,
+ * when and how its sending went (tries, last error), filtered by status; and "Envoyer maintenant", which sends what
+ * waits or was given up at once instead of at the next scheduled pass (every 10 minutes).
  */
 export function NotificationsPage({ title }: { title: string }) {
   const outbox = useOutbox()
   const send = useSendNow()
-  const summary = outbox.data
+  const list = usePagedList<'created_at'>({ sort: 'created_at', direction: 'desc' })
+  const [filter, setFilter] = useState<MessageFilter>('all')
+  const request = { page: list.request.page, size: list.request.size, search: list.request.search, filter }
+  const messages = useMessagesPage(request)
+  const chooseFilter = (next: MessageFilter) => {
+    setFilter(next)
+    list.setPage(0)
+  }
 
   return (
     <div>
       <PageHeader
         title={title}
-        description="Les e-mails envoyés par Recertif (démarrage des campagnes, étapes, rappels, escalades) partent toutes les 10 minutes ; un envoi en échec est réessayé, puis abandonné après 8 tentatives."
+        description="Les e-mails de Recertif (démarrage des campagnes, étapes, rappels, escalades, délégations, invitations) partent toutes les 10 minutes ; un envoi en échec est réessayé, puis abandonné après 8 tentatives."
         actions={
           <Button leftIcon={<Send aria-hidden="true" className="h-4 w-4" />} loading={send.isPending} onClick={() => send.mutate()}>
             Envoyer maintenant
@@ -38,52 +60,28 @@ export function NotificationsPage({ title }: { title: string }) {
         </p>
       )}
       {outbox.isError && <ErrorBox message={outbox.error.message} className="mb-4" />}
-      {summary && (
-        <p className="mb-4 text-sm text-gray-700">
-          {countText(summary.queued, 'message en attente', 'messages en attente')}, {countText(summary.sending, "en cours d'envoi", "en cours d'envoi")},{' '}
-          {countText(summary.failed, 'message abandonné', 'messages abandonnés')}.
-          {summary.queued + summary.sending + summary.failed > OUTBOX_LIST_LIMIT && ` Les ${OUTBOX_LIST_LIMIT} plus récents sont listés.`}
-        </p>
-      )}
-      <Card>
-        {outbox.isPending ? (
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+        <FilterButtons summary={outbox.data} filter={filter} onFilter={chooseFilter} />
+        <SearchField label="Rechercher un destinataire" help="Adresse e-mail" value={list.searchText} onChange={list.setSearchText} className="w-full max-w-sm" />
+      </div>
+      {messages.isError && <ErrorBox message={messages.error.message} className="mb-4" />}
+      <Card aria-busy={messages.isFetching || undefined}>
+        {messages.isPending ? (
           <div className="flex justify-center p-8">
             <Spinner />
           </div>
         ) : (
-          <Table caption="Notifications non envoyées">
-            <TableHead>
-              <TableRow>
-                <TableHeaderCell>Destinataire</TableHeaderCell>
-                <TableHeaderCell>Message</TableHeaderCell>
-                <TableHeaderCell>Campagne</TableHeaderCell>
-                <TableHeaderCell>Statut</TableHeaderCell>
-                <TableHeaderCell>Tentatives</TableHeaderCell>
-                <TableHeaderCell>Prochain essai</TableHeaderCell>
-                <TableHeaderCell>Dernière erreur</TableHeaderCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(summary?.rows ?? []).length === 0 ? (
-                <TableEmptyRow colSpan={7} message="Aucune notification en attente ni en échec." />
-              ) : (
-                summary?.rows.map((row) => (
-                  <TableRow key={row.id}>
-                    <TableCell>{row.recipient_email}</TableCell>
-                    <TableCell>{KIND_LABELS[row.kind]}</TableCell>
-                    <TableCell>{row.payload?.campaign_name ?? '-'}</TableCell>
-                    <TableCell>
-                      <Badge tone={STATUS_LABELS[row.status].tone}>{STATUS_LABELS[row.status].label}</Badge>
-                    </TableCell>
-                    <TableCell>{row.attempts}</TableCell>
-                    <TableCell>{row.status === 'failed' ? '-' : formatDateTime(row.next_attempt_at)}</TableCell>
-                    <TableCell className="max-w-xs break-words">{row.last_error ?? '-'}</TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
+          <MessagesTable rows={messages.data?.rows ?? []} emptyMessage={emptyMessage(filter, list.request.search)} />
         )}
+        <Pager
+          page={list.request.page}
+          size={list.request.size}
+          total={messages.data?.total}
+          singular="e-mail"
+          several="e-mails"
+          onPage={list.setPage}
+          onSize={list.setSize}
+        />
       </Card>
     </div>
   )
