@@ -47,14 +47,14 @@ set search_path = ''
 as $$
   -- One pass over the items: the helpers of the rule (private.awaited_stage, private.stage_reviewer,
   -- private.review_stage_for) are written out as expressions, and four eyes reads the campaigns' decisions once, by
-  -- right and person, hashed, rather than probing them per right: a function call or a probe per right made the
-  -- 235,000 items of the large dataset's running campaigns take about 9 s on PGlite.
+  -- campaign, right and person, hashed, rather than probing them per right: half the time of a call and a probe per
+  -- right on the large dataset's 205,000-item campaign, for the same rows.
   with answered as (
-    select d.right_id, p.person, array_agg(distinct d.stage) as stages
+    select d.campaign_id, d.right_id, p.person, array_agg(distinct d.stage) as stages
       from public.right_decisions d
       cross join lateral unnest(array[d.decided_by, d.on_behalf_of]) p (person)
      where d.campaign_id = any (p_campaign_ids) and p.person is not null
-     group by d.right_id, p.person
+     group by d.campaign_id, d.right_id, p.person
   ),
   waiting as (
     select i.campaign_id, ur.id as right_id, ur.user_id as holder_id, s.stage,
@@ -92,7 +92,7 @@ as $$
          end
     from waiting w
     left join public.users r on r.id = w.reviewer
-    left join answered x on x.right_id = w.right_id and x.person = w.reviewer
+    left join answered x on x.campaign_id = w.campaign_id and x.right_id = w.right_id and x.person = w.reviewer
   union all
   -- A pending right of a holder of role user is in their own queue too, at the user stage.
   select i.campaign_id, ur.id, ur.user_id, 'user', ur.user_id
