@@ -21,10 +21,11 @@ export const clock = (config: ServerConfig): Date => (config.now ? config.now() 
 /** The token columns of auth.users, as GoTrue uses them: one pending token of each kind per user. */
 export type TokenSlot = 'confirmation' | 'recovery' | 'email_change'
 
-export const SLOT_COLUMNS: Record<TokenSlot, { token: string; sentAt: string }> = {
+export const SLOT_COLUMNS: Record<TokenSlot | 'reauthentication', { token: string; sentAt: string }> = {
   confirmation: { token: 'confirmation_token', sentAt: 'confirmation_sent_at' },
   recovery: { token: 'recovery_token', sentAt: 'recovery_sent_at' },
   email_change: { token: 'email_change_token_new', sentAt: 'email_change_sent_at' },
+  reauthentication: { token: 'reauthentication_token', sentAt: 'reauthentication_sent_at' },
 }
 
 // GoTrue's address check (the HTML living standard's e-mail syntax): no spaces, colons or semicolons, a host of labels.
@@ -161,7 +162,7 @@ export const tokenHash = (email: string, otp: string) => createHash('sha256').up
 export async function checkMailFrequency(
   sql: Sql,
   userId: string,
-  slot: TokenSlot,
+  slot: TokenSlot | 'reauthentication',
   now: Date,
   frequencySeconds = DEFAULT_MAIL_FREQUENCY_SECONDS,
 ): Promise<void> {
@@ -171,6 +172,9 @@ export async function checkMailFrequency(
   const wait = Math.ceil((sentAt.getTime() + frequencySeconds * 1000 - now.getTime()) / 1000)
   if (wait > 0) throw new AuthError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`)
 }
+
+/** A six-digit code, as GoTrue's mailer sends with each link. */
+export const newOtp = () => String(randomInt(0, 1_000_000)).padStart(6, '0')
 
 export interface IssuedLink {
   otp: string
@@ -192,7 +196,7 @@ export async function issueLink(
   redirectTo: string,
   now: Date,
 ): Promise<IssuedLink> {
-  const otp = String(randomInt(0, 1_000_000)).padStart(6, '0')
+  const otp = newOtp()
   const hashedToken = tokenHash(user.address, otp)
   const { token, sentAt } = SLOT_COLUMNS[slot]
   await sql.query(`update auth.users set ${token} = $2, ${sentAt} = $3 where id = $1`, [user.id, hashedToken, now])

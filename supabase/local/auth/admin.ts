@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { ApiContext } from '../context'
+import type { Sql } from '../database'
 import { bearerToken } from '../http'
 import { JwtError, verifyJwt } from '../keys'
 import {
@@ -15,6 +16,7 @@ import {
   objectParam,
   redirectTarget,
   reloadUser,
+  tokenHash,
   validEmail,
   type TokenSlot,
 } from './accounts'
@@ -173,11 +175,19 @@ export async function adminDeleteUser(context: ApiContext, req: IncomingMessage,
   return {}
 }
 
-const LINK_TYPES: Record<string, TokenSlot> = { signup: 'confirmation', invite: 'confirmation', magiclink: 'recovery', recovery: 'recovery' }
+const LINK_TYPES: Record<string, TokenSlot> = {
+  signup: 'confirmation',
+  invite: 'confirmation',
+  magiclink: 'recovery',
+  recovery: 'recovery',
+  email_change_current: 'email_change',
+  email_change_new: 'email_change',
+}
 
 /**
  * POST /admin/generate_link: issues the token an e-mail would carry and hands the link back instead of mailing
  * it. The answer is the user with action_link, email_otp, hashed_token, verification_type and redirect_to beside it.
+ * An e-mail change link (email_change_new, with new_email) sets the pending address as PUT /user does.
  */
 export async function generateLink(context: ApiContext, req: IncomingMessage): Promise<Record<string, unknown>> {
   const params = await readParams(req)
@@ -208,6 +218,7 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
       if (!existing) throw new AuthError(404, 'user_not_found', 'User with this email not found')
       user = existing
     }
+    if (slot === 'email_change') return emailChangeLink(tx, req, user, type, stringParam(params, 'new_email'), redirectTo, now)
     // A magic link to an account not yet confirmed confirms it, through the confirmation token as GoTrue does.
     const usedSlot = type === 'magiclink' && !user.email_confirmed_at ? 'confirmation' : slot
     const link = await issueLink(tx, req, { id: user.id, address: user.email ?? email }, usedSlot, type, redirectTo, now)
@@ -220,4 +231,36 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
       redirect_to: link.redirectTo,
     }
   })
+}
+
+/**
+ * generate_link's e-mail change types, as GoTrue with secure e-mail change off: the link for the current address is
+ * refused; the new address's link and code confirm the change at /verify (type email_change). As GoTrue, the
+ * answer's hashed_token is that of the current address and the code, not the token the link carries.
+ */
+async function emailChangeLink(
+  tx: Sql,
+  req: IncomingMessage,
+  user: UserRow,
+  type: string,
+  rawNewEmail: string,
+  redirectTo: string,
+  now: Date,
+): Promise<Record<string, unknown>> {
+  if (type === 'email_change_current') {
+    throw badRequest('validation_failed', 'Enable secure email change to generate link for current email')
+  }
+  const newEmail = validEmail(rawNewEmail)
+  const other = await findUserByEmail(tx, newEmail)
+  if (other && other.id !== user.id) throw emailExists()
+  await tx.query(`update auth.users set email_change = $2 where id = $1`, [user.id, newEmail])
+  const link = await issueLink(tx, req, { id: user.id, address: newEmail }, 'email_change', 'email_change', redirectTo, now)
+  return {
+    ...(await userJson(tx, (await reloadUser(tx, user.id))!)),
+    action_link: link.actionLink,
+    email_otp: link.otp,
+    hashed_token: tokenHash(user.email ?? '', link.otp),
+    verification_type: type,
+    redirect_to: link.redirectTo,
+  }
 }

@@ -24,6 +24,7 @@ import type { Authenticated } from './authenticate'
 import { AuthError, badRequest } from './errors'
 import { clientInfo, tokenResponse } from './grants'
 import { readParams, stringParam } from './params'
+import { requireReauthentication } from './reauthentication'
 import type { AuthContext } from './request-limits'
 import { startSession } from './sessions'
 import type { TokenResponse } from './tokens'
@@ -31,9 +32,8 @@ import { isBanned, userJson, type UserRow } from './users'
 
 const signupDisabled = (message = 'Signups not allowed for this instance') => new AuthError(422, 'signup_disabled', message)
 
-const address = (user: UserRow) => ({ id: user.id, address: user.email ?? '' })
+export const address = (user: UserRow) => ({ id: user.id, address: user.email ?? '' })
 
-/** POST /signup: off unless the server enables it; the account stays unconfirmed until its e-mailed link is used. */
 /**
  * POST /signup: with e-mail confirmation on, the new user and a confirmation e-mail; with auto-confirm on (GoTrue's
  * MAILER_AUTOCONFIRM), a confirmed user and a session at once, and a registered address is refused as such.
@@ -245,6 +245,7 @@ export async function updateUser(context: AuthContext, req: IncomingMessage, url
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
   const email = rawEmail ? validEmail(rawEmail) : undefined
   if (password !== undefined) checkPassword(password, config)
+  if (password !== undefined) await requireReauthentication(context, who, stringParam(params, 'nonce'))
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
   const id = who.user.id

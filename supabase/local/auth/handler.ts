@@ -8,6 +8,9 @@ import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, refreshTokenGrant } from './grants'
 import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
 import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
+import { idTokenGrant, manualLinkingDisabled, samlDisabled, web3Disabled } from './disabled'
+import { reauthenticate } from './reauthentication'
+import { resend } from './resend'
 import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verify as verifyFactor } from './mfa'
 import { clock } from './accounts'
 import { authorize, health, settings } from './instance'
@@ -28,10 +31,11 @@ const PATH_PATTERNS: Array<[RegExp, string]> = [
   [/^\/factors\/([^/]+)$/, '/factors/:id'],
   [/^\/factors\/([^/]+)\/challenge$/, '/factors/:id/challenge'],
   [/^\/factors\/([^/]+)\/verify$/, '/factors/:id/verify'],
+  [/^\/user\/identities\/(?!authorize$)([^/]+)$/, '/user/identities/:id'],
 ]
 
 // The grants GoTrue answers, all counted by its token_refresh limit before the body is read.
-const TOKEN_GRANTS = new Set(['password', 'refresh_token', 'pkce'])
+const TOKEN_GRANTS = new Set(['password', 'refresh_token', 'pkce', 'id_token', 'web3'])
 
 const LOGOUT_SCOPES: Record<string, LogoutScope> = { '': 'global', global: 'global', local: 'local', others: 'others' }
 
@@ -57,6 +61,8 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, verify, req))
       if (grantType === 'refresh_token') return sendJson(res, 200, await refreshTokenGrant(context, req))
       if (grantType === 'pkce') return sendJson(res, 200, await oidc.pkceGrant(req))
+      if (grantType === 'web3') throw web3Disabled()
+      if (grantType === 'id_token') return idTokenGrant(req)
       throw badRequest('invalid_credentials', 'unsupported_grant_type')
     },
     'GET /user': async (req, res) => {
@@ -67,6 +73,28 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       const who = await authenticate(db, config, req)
       admit('signInSignUps', req)
       sendJson(res, 200, await updateUser(auth, req, url, who))
+    },
+    'GET /reauthenticate': async (req, res) => {
+      sendJson(res, 200, await reauthenticate(auth, req, await authenticate(db, config, req)))
+    },
+    // GoTrue checks the signed-in user first, then refuses: manual linking is off.
+    'GET /user/identities/authorize': async (req) => {
+      await authenticate(db, config, req)
+      throw manualLinkingDisabled()
+    },
+    'DELETE /user/identities/:id': async (req) => {
+      await authenticate(db, config, req)
+      throw manualLinkingDisabled()
+    },
+    // SAML SSO is off: GoTrue answers every /sso route so, before reading the request.
+    'POST /sso': async () => {
+      throw samlDisabled()
+    },
+    'GET /sso/saml/metadata': async () => {
+      throw samlDisabled()
+    },
+    'POST /sso/saml/acs': async () => {
+      throw samlDisabled()
     },
     'POST /logout': async (req, res, url) => {
       const requested = url.searchParams.get('scope') ?? ''
@@ -92,6 +120,10 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     'POST /recover': async (req, res, url) => {
       admit('signInSignUps', req)
       sendJson(res, 200, await recover(auth, req, url))
+    },
+    'POST /resend': async (req, res, url) => {
+      admit('signInSignUps', req)
+      sendJson(res, 200, await resend(auth, req, url))
     },
     'POST /otp': async (req, res, url) => {
       admit('signInSignUps', req)

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../context'
 import { AuthError } from './errors'
 
 /** The e-mails GoTrue's mailer sends, each with the verification type its link carries. */
-export type MailKind = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change'
+export type MailKind = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change' | 'reauthentication'
 
 const SENDER = 'Recertif <no-reply@recertif.example>'
 
@@ -34,31 +34,39 @@ const TEMPLATES: Record<MailKind, { subject: string; intro: string; action: stri
     intro: 'Confirmez cette adresse pour qu’elle remplace l’ancienne sur votre compte Recertif.',
     action: 'Confirmer la nouvelle adresse',
   },
+  // A code alone, as GoTrue's reauthentication mail: it is typed where the password is changed.
+  reauthentication: {
+    subject: 'Confirmez votre identité',
+    intro: 'Pour changer le mot de passe de votre compte Recertif, confirmez qu’il s’agit bien de vous.',
+    action: '',
+  },
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
- * Sends one auth e-mail with its link and its six-digit code; a delivery failure is GoTrue's 500. Without an SMTP
- * server configured, GoTrue's mailer drops its mail, and so does this one, saying so in the log.
+ * Sends one auth e-mail with its link (none for a reauthentication) and its six-digit code; a delivery failure is
+ * GoTrue's 500. Without an SMTP server configured, GoTrue's mailer drops its mail, and so does this one, saying so.
  */
-export async function sendAuthMail(config: ServerConfig, kind: MailKind, to: string, link: string, otp: string): Promise<void> {
+export async function sendAuthMail(config: ServerConfig, kind: MailKind, to: string, link: string | undefined, otp: string): Promise<void> {
   if (!config.smtpUrl) {
     console.info(`auth: no SMTP server configured, the ${kind} e-mail to ${to} is not sent`)
     return
   }
   const template = TEMPLATES[kind]
   const ignore = 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.'
+  const codeLabel = link ? 'Ou saisissez ce code' : 'Saisissez ce code'
   const transport = nodemailer.createTransport({ url: config.smtpUrl })
   try {
     await transport.sendMail({
       from: SENDER,
       to,
       subject: template.subject,
-      text: `${template.intro}\n\n${template.action} : ${link}\n\nOu saisissez ce code : ${otp}\n\n${ignore}\n`,
+      text: `${template.intro}\n\n${link ? `${template.action} : ${link}\n\n` : ''}${codeLabel} : ${otp}\n\n${ignore}\n`,
       html:
-        `<p>${escapeHtml(template.intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(template.action)}</a></p>` +
-        `<p>Ou saisissez ce code : <strong>${otp}</strong></p><p>${escapeHtml(ignore)}</p>`,
+        `<p>${escapeHtml(template.intro)}</p>` +
+        (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(template.action)}</a></p>` : '') +
+        `<p>${codeLabel} : <strong>${otp}</strong></p><p>${escapeHtml(ignore)}</p>`,
     })
   } catch (error) {
     console.warn(`auth: sending the ${kind} e-mail failed: ${(error as Error).message}`)
