@@ -53,7 +53,7 @@ describe('the audit sentence of a decision taken for someone else', () => {
     }
     expect(auditReferences([event]).campaigns).toEqual(['c-1'])
     expect(auditStory(event, names).sentence).toBe(
-      "Thomas Roux a signé la campagne « Revue T4 » : « Je certifie avoir revu l'ensemble des droits qui m'étaient confiés »",
+      "Thomas Roux a signé l'étape Manager de la campagne « Revue T4 » (3 éléments de revue) : « Je certifie avoir revu l'ensemble des droits qui m'étaient confiés »",
     )
   })
 })
