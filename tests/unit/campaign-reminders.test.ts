@@ -39,9 +39,9 @@ describe('reminder days', () => {
 
   it('sums the settings up for the list', () => {
     const settings = { remindersEnabled: true, reminderDays: [1, 7, 3], escalationDelayDays: 0 }
-    expect(remindersShortText(settings)).toBe('J-7 J-3 J-1 · escalade J+1')
+    expect(remindersShortText(settings)).toBe('J-7 J-3 J-1')
     expect(remindersSummary(settings)).toBe('Rappels 7, 3 et 1 jours avant la fin · escalade le lendemain')
     expect(remindersSummary({ ...settings, reminderDays: [1], escalationDelayDays: 2 })).toBe('Rappels 1 jour avant la fin · escalade 3 jours après')
-    expect(remindersShortText({ ...settings, remindersEnabled: false, escalationDelayDays: 4 })).toBe('Sans rappel · escalade J+5')
+    expect(remindersShortText({ ...settings, remindersEnabled: false })).toBe('Sans rappel')
   })
 })

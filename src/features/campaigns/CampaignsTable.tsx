@@ -231,12 +231,15 @@ function ReviewerGapLine({ gaps }: { gaps: readonly ReviewerGap[] | undefined })
   )
 }
 
-/** A campaign's reminders and escalation while it may still send them, in a short line; the sentence in its tooltip. */
+/**
+ * A campaign's reminder days while it may still send them, in a line as wide as the dates above it (it never widens
+ * the column: the table fits at 1440 px), cut with an ellipsis; the sentence with the escalation in its tooltip.
+ */
 function RemindersLine({ campaign }: { campaign: Campaign }) {
   if (campaign.status === 'completed' || campaign.status === 'archived' || !campaign.notificationsEnabled) return null
   const summary = remindersSummary(campaign)
   return (
-    <span className="mt-0.5 text-xs text-gray-500" title={summary}>
+    <span className="mt-0.5 block w-0 min-w-full truncate text-xs text-gray-500" title={summary}>
       <span aria-hidden="true">{remindersShortText(campaign)}</span>
       <span className="sr-only">{summary}</span>
     </span>

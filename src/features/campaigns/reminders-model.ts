@@ -92,11 +92,10 @@ export function remindersSummary(settings: { remindersEnabled: boolean; reminder
   return `${reminders} · ${escalation}`
 }
 
-/** The same in a few characters for the list's row: « J-7 J-3 J-1 · escalade J+1 ». */
-export function remindersShortText(settings: { remindersEnabled: boolean; reminderDays: readonly number[]; escalationDelayDays: number }): string {
+/** The reminder days in a few characters for the list's row, « J-7 J-3 J-1 »: the escalation is in the sentence. */
+export function remindersShortText(settings: { remindersEnabled: boolean; reminderDays: readonly number[] }): string {
   const days = sortReminderDays(settings.reminderDays)
-  const reminders = !settings.remindersEnabled || days.length === 0 ? 'Sans rappel' : days.map((day) => `J-${day}`).join(' ')
-  return `${reminders} · escalade J+${settings.escalationDelayDays + 1}`
+  return !settings.remindersEnabled || days.length === 0 ? 'Sans rappel' : days.map((day) => `J-${day}`).join(' ')
 }
 
 function frenchList(items: readonly string[]): string {

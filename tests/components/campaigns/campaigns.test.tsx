@@ -203,6 +203,16 @@ describe('Campaigns table', () => {
     expect(screen.queryByText(/sans relecteur/)).not.toBeInTheDocument()
   })
 
+  it("shows a campaign's reminder days under its dates while it may still send them, the escalation in the sentence", async () => {
+    renderPage('admin')
+    await screen.findByText('Brouillon 2027')
+    const line = within(rowOf('Revue T4')).getByText('J-7 J-3 J-1').parentElement!
+    expect(line).toHaveAttribute('title', 'Rappels 7, 3 et 1 jours avant la fin · escalade le lendemain')
+    expect(line).toHaveTextContent('Rappels 7, 3 et 1 jours avant la fin · escalade le lendemain')
+    expect(within(rowOf('Brouillon 2027')).getByText('J-7 J-3 J-1')).toBeInTheDocument()
+    expect(within(rowOf('Revue 2025')).queryByText('J-7 J-3 J-1')).toBeNull()
+  })
+
   it('gives admins one action in view per row, the step the campaign calls for, and the others in its menu', async () => {
     const user = renderPage('rssi')
     await screen.findByText('Brouillon 2027')
