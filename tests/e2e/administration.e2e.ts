@@ -1,24 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { signedInClient } from './support/api'
-import { launchBrowser, mainMenu, newContext, signIn } from './support/browser'
+import { mainMenu, pagePerTest, signIn } from './support/browser'
 
-let browser: Browser
-let context: BrowserContext
-let page: Page
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-beforeEach(async () => {
-  context = await newContext(browser)
-  page = await context.newPage()
-})
-afterEach(async () => {
-  await context?.close()
-})
+const tab = pagePerTest()
 
 // Unique names: other e2e files share this backend, and nothing here touches the demo data they rely on.
 const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
@@ -29,40 +12,40 @@ const userLast = `Essai${suffix}`
 const ruleName = `E2E Règle ${suffix}`
 
 async function openPage(menuLabel: string, heading: string) {
-  await mainMenu(page).getByRole('link', { name: menuLabel }).click()
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
+  await mainMenu(tab.page).getByRole('link', { name: menuLabel }).click()
+  await tab.page.getByRole('heading', { name: heading, level: 1 }).waitFor()
 }
 
 describe('administration as admin', () => {
   it('creates, edits and deletes an application, a user and a control rule', async () => {
-    await signIn(page, 'admin@example.com')
+    await signIn(tab.page, 'admin@example.com')
 
     // Application, with the demo RA and BPO Métier as owners.
     await openPage('Applications', 'Applications')
-    await page.getByRole('button', { name: 'Nouvelle application' }).click()
-    let dialog = page.getByRole('dialog', { name: 'Nouvelle application' })
+    await tab.page.getByRole('button', { name: 'Nouvelle application' }).click()
+    let dialog = tab.page.getByRole('dialog', { name: 'Nouvelle application' })
     await dialog.locator('input[name="name"]').fill(appName)
     await dialog.locator('textarea[name="description"]').fill('Créée par le test de bout en bout')
     await dialog.locator('select[name="ra_id"]').selectOption({ label: 'Nadia Moreau' })
     await dialog.locator('select[name="bpo_metier_id"]').selectOption({ label: 'Sophie Bernard' })
     await dialog.getByRole('button', { name: 'Créer' }).click()
     await dialog.waitFor({ state: 'detached' })
-    const appRow = page.getByRole('row', { name: new RegExp(appName) })
+    const appRow = tab.page.getByRole('row', { name: new RegExp(appName) })
     await appRow.getByText('Nadia Moreau').waitFor()
     await appRow.getByText('Sophie Bernard').waitFor()
 
     // Edit it: rename.
-    await page.getByRole('button', { name: `Modifier ${appName}` }).click()
-    dialog = page.getByRole('dialog', { name: "Modifier l'application" })
+    await tab.page.getByRole('button', { name: `Modifier ${appName}` }).click()
+    dialog = tab.page.getByRole('dialog', { name: "Modifier l'application" })
     await dialog.locator('input[name="name"]').fill(appRenamed)
     await dialog.getByRole('button', { name: 'Enregistrer' }).click()
     await dialog.waitFor({ state: 'detached' })
-    await page.getByRole('cell', { name: appRenamed, exact: true }).waitFor()
+    await tab.page.getByRole('cell', { name: appRenamed, exact: true }).waitFor()
 
     // User.
     await openPage('Utilisateurs', 'Utilisateurs')
-    await page.getByRole('button', { name: 'Nouvel utilisateur' }).click()
-    dialog = page.getByRole('dialog', { name: 'Nouvel utilisateur' })
+    await tab.page.getByRole('button', { name: 'Nouvel utilisateur' }).click()
+    dialog = tab.page.getByRole('dialog', { name: 'Nouvel utilisateur' })
     await dialog.locator('input[name="email"]').fill(userEmail)
     await dialog.locator('input[name="first_name"]').fill('Eve')
     await dialog.locator('input[name="last_name"]').fill(userLast)
@@ -72,17 +55,17 @@ describe('administration as admin', () => {
     await dialog.getByRole('option', { name: 'Marc Dubois' }).click()
     await dialog.getByRole('button', { name: 'Créer' }).click()
     await dialog.waitFor({ state: 'detached' })
-    await page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
-    await page.getByRole('status').filter({ hasText: '1–1 sur 1 utilisateur' }).waitFor()
-    const userRow = page.getByRole('row', { name: new RegExp(userEmail) })
+    await tab.page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
+    await tab.page.getByRole('status').filter({ hasText: '1–1 sur 1 utilisateur' }).waitFor()
+    const userRow = tab.page.getByRole('row', { name: new RegExp(userEmail) })
     await userRow.getByText('Utilisateur', { exact: true }).waitFor()
     await userRow.getByText('Jamais').waitFor()
     await userRow.getByText('Marc Dubois').waitFor()
 
     // Control rule on the new application, then toggled off.
     await openPage('Contrôles', 'Contrôles')
-    await page.getByRole('button', { name: 'Nouvelle règle' }).click()
-    dialog = page.getByRole('dialog', { name: 'Nouvelle règle de contrôle' })
+    await tab.page.getByRole('button', { name: 'Nouvelle règle' }).click()
+    dialog = tab.page.getByRole('dialog', { name: 'Nouvelle règle de contrôle' })
     await dialog.locator('input[name="name"]').fill(ruleName)
     await dialog.getByLabel(/Règle globale/).uncheck()
     await dialog.locator('select[name="application_id"]').selectOption({ label: appRenamed })
@@ -100,39 +83,39 @@ describe('administration as admin', () => {
     await preview.getByText("Concerne aujourd'hui 0 droit inutilisé").waitFor()
     await dialog.getByRole('button', { name: 'Créer' }).click()
     await dialog.waitFor({ state: 'detached' })
-    const ruleRow = page.getByRole('row', { name: new RegExp(ruleName) })
+    const ruleRow = tab.page.getByRole('row', { name: new RegExp(ruleName) })
     await ruleRow.getByText(words).waitFor()
     await ruleRow.getByText("Concerne aujourd'hui 0 droit inutilisé").waitFor()
     await ruleRow.getByText('Active', { exact: true }).waitFor()
     await ruleRow.getByText(appRenamed, { exact: true }).waitFor()
-    await page.getByRole('button', { name: `Désactiver ${ruleName}` }).click()
+    await tab.page.getByRole('button', { name: `Désactiver ${ruleName}` }).click()
     await ruleRow.getByText('Inactive', { exact: true }).waitFor()
 
     // Clean up: the rule, the user, then the application.
-    await page.getByRole('button', { name: `Supprimer ${ruleName}` }).click()
-    await page.getByRole('dialog', { name: 'Supprimer la règle' }).getByRole('button', { name: 'Supprimer' }).click()
+    await tab.page.getByRole('button', { name: `Supprimer ${ruleName}` }).click()
+    await tab.page.getByRole('dialog', { name: 'Supprimer la règle' }).getByRole('button', { name: 'Supprimer' }).click()
     await ruleRow.waitFor({ state: 'detached' })
 
     await openPage('Utilisateurs', 'Utilisateurs')
-    await page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
-    await page.getByRole('button', { name: `Supprimer Eve ${userLast}` }).click()
-    dialog = page.getByRole('dialog', { name: "Supprimer l'utilisateur" })
+    await tab.page.getByRole('searchbox', { name: 'Rechercher un utilisateur' }).fill(userLast)
+    await tab.page.getByRole('button', { name: `Supprimer Eve ${userLast}` }).click()
+    dialog = tab.page.getByRole('dialog', { name: "Supprimer l'utilisateur" })
     await dialog.getByText(`Êtes-vous sûr de vouloir supprimer l'utilisateur Eve ${userLast} ? Cette action est irréversible.`).waitFor()
     await dialog.getByRole('button', { name: 'Supprimer' }).click()
-    await page.getByRole('row', { name: new RegExp(userEmail) }).waitFor({ state: 'detached' })
+    await tab.page.getByRole('row', { name: new RegExp(userEmail) }).waitFor({ state: 'detached' })
 
     await openPage('Applications', 'Applications')
-    await page.getByRole('button', { name: `Supprimer ${appRenamed}` }).click()
-    await page.getByRole('dialog', { name: "Supprimer l'application" }).getByRole('button', { name: 'Supprimer' }).click()
-    await page.getByRole('cell', { name: appRenamed, exact: true }).waitFor({ state: 'detached' })
+    await tab.page.getByRole('button', { name: `Supprimer ${appRenamed}` }).click()
+    await tab.page.getByRole('dialog', { name: "Supprimer l'application" }).getByRole('button', { name: 'Supprimer' }).click()
+    await tab.page.getByRole('cell', { name: appRenamed, exact: true }).waitFor({ state: 'detached' })
   })
 
   it('shows the Applications list without actions to an RA', async () => {
-    await signIn(page, 'ra@example.com')
+    await signIn(tab.page, 'ra@example.com')
     await openPage('Applications', 'Applications')
-    await page.getByRole('cell', { name: 'SAP Finance', exact: true }).waitFor()
-    expect(await page.getByRole('button', { name: 'Nouvelle application' }).count()).toBe(0)
-    expect(await page.getByRole('button', { name: /^(Modifier|Supprimer) / }).count()).toBe(0)
+    await tab.page.getByRole('cell', { name: 'SAP Finance', exact: true }).waitFor()
+    expect(await tab.page.getByRole('button', { name: 'Nouvelle application' }).count()).toBe(0)
+    expect(await tab.page.getByRole('button', { name: /^(Modifier|Supprimer) / }).count()).toBe(0)
   })
 })
 

@@ -86,3 +86,41 @@ export function signedInSessions(browser: () => Browser) {
     closeAll: () => Promise.all(contexts.splice(0).map((context) => context.close())).then(() => undefined),
   }
 }
+
+/**
+ * One browser for the file and a fresh context and page for each test, through the file's hooks: `tab.page` is the
+ * current test's page.
+ */
+export function pagePerTest(): { readonly browser: Browser; readonly context: BrowserContext; readonly page: Page } {
+  let browser: Browser | undefined
+  let context: BrowserContext | undefined
+  let page: Page | undefined
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  beforeEach(async () => {
+    context = await newContext(browser!)
+    page = await context.newPage()
+  })
+  afterEach(async () => {
+    await context?.close()
+  })
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The browser is opened by the hooks of the test file.')
+    return value
+  }
+  return {
+    get browser() {
+      return opened(browser)
+    },
+    get context() {
+      return opened(context)
+    },
+    get page() {
+      return opened(page)
+    },
+  }
+}
