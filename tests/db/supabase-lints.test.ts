@@ -26,6 +26,7 @@ it('passes every ERROR and WARN advisor, the inlined functions listed as accepte
     'private.is_reviewed(public.right_status,boolean,boolean,boolean)',
     'private.items_in_scope(text,uuid,public.account_type)',
     'private.rights_in_scope(text,uuid[],uuid,public.account_type)',
+    'private.rights_matching_terms(text[],uuid[],uuid[],uuid,public.account_type)',
   ])
 })
 
