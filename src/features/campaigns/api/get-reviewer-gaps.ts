@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { useLiveInvalidation } from '@/lib/realtime'
 import { throwApiError } from '@/lib/api-error'
 import { getSupabase } from '@/lib/supabase'
 import type { ReviewerGap } from '../reviewers-model'
@@ -12,10 +13,16 @@ export async function fetchReviewerGaps(campaignIds: readonly string[]): Promise
   return (data ?? []) as unknown as ReviewerGap[]
 }
 
-/** Asked again after any change to campaigns or their reviewers (naming a fallback reviewer, reassigning, deciding). */
-export const useReviewerGaps = (campaignIds: readonly string[], enabled = true) =>
-  useQuery({
+/**
+ * Asked again when campaigns, applications or people change (a start, an owner, a deactivation) and after naming a
+ * fallback reviewer or reassigning; not on each decision, which would count every running item again every few
+ * seconds while reviewers work.
+ */
+export function useReviewerGaps(campaignIds: readonly string[], enabled = true) {
+  useLiveInvalidation(['campaigns', 'applications', 'users'], reviewerKeys.gapsRoot, { debounceMs: 1000, maxWaitMs: 5000 })
+  return useQuery({
     queryKey: reviewerKeys.gaps(campaignIds),
     queryFn: () => fetchReviewerGaps(campaignIds),
     enabled: enabled && campaignIds.length > 0,
   })
+}

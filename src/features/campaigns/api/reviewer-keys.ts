@@ -5,7 +5,10 @@ export const reviewerKeys = {
   all: (campaignId: string) => ['campaigns', 'reviewers', campaignId] as const,
   signoffs: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'signoffs'] as const,
   fallback: (campaignId: string) => ['campaigns', 'reviewers', campaignId, 'fallback'] as const,
-  gaps: (campaignIds: readonly string[]) => ['campaigns', 'reviewer-gaps', [...campaignIds].sort()] as const,
+  // Outside the campaigns' root, which every decision refreshes: counting them reads every item of the running
+  // campaigns, and a decision changes them only in the rare case of four eyes.
+  gapsRoot: ['reviewer-gaps'] as const,
+  gaps: (campaignIds: readonly string[]) => ['reviewer-gaps', [...campaignIds].sort()] as const,
   search: (search: string) => ['campaigns', 'reviewer-search', search] as const,
 }
 
@@ -16,7 +19,7 @@ export function useReviewersMutation<T>(campaignId: string, fn: (input: T) => Pr
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: reviewerKeys.all(campaignId) }),
-        queryClient.invalidateQueries({ queryKey: ['campaigns', 'reviewer-gaps'] }),
+        queryClient.invalidateQueries({ queryKey: reviewerKeys.gapsRoot }),
       ]),
   })
 }
