@@ -153,6 +153,9 @@ alter table auth.sessions add column if not exists factor_id uuid;
 -- GoTrue's reauthentication nonce (GET /reauthenticate), stored hashed like the other e-mailed codes.
 alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
 alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
+-- GoTrue's secure e-mail change: a token for the current address beside the new one, and how many are confirmed.
+alter table auth.users add column if not exists email_change_token_current varchar(255) default '';
+alter table auth.users add column if not exists email_change_confirm_status smallint default 0;
 
 -- Supabase's helpers: read the claims that the API sets for the request, transaction-locally.
 create or replace function auth.jwt() returns jsonb

@@ -52,6 +52,11 @@ export interface ServerConfig {
   /** GoTrue's GOTRUE_SMTP_MAX_FREQUENCY: seconds between two e-mails of a kind to one account (default 60). */
   mailerMaxFrequencySeconds?: number
   /**
+   * GoTrue's GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED (config.toml's double_confirm_changes): an e-mail change is
+   * confirmed from both the current and the new address (default off: the new one alone).
+   */
+  mailerSecureEmailChange?: boolean
+  /**
    * GoTrue's GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION (config.toml's secure_password_change): a session
    * older than 24 hours changes its password only with the nonce GET /reauthenticate mails (default off).
    */

@@ -371,3 +371,94 @@ describe('generate_link for an e-mail change', () => {
     expect(data.users.find((user) => user.email === email)?.new_email).toBeUndefined()
   })
 })
+
+/** Runs fn with GoTrue's secure e-mail change on, as config.toml's [auth.email] double_confirm_changes would. */
+async function withSecureEmailChange<T>(fn: () => Promise<T>): Promise<T> {
+  backend.server.config.mailerSecureEmailChange = true
+  try {
+    return await fn()
+  } finally {
+    backend.server.config.mailerSecureEmailChange = undefined
+  }
+}
+
+const emailOf = async (id: string) =>
+  (await backend.db.query<{ email: string }>('select email from auth.users where id = $1', [id])).rows[0]!.email
+
+describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
+  it('mails both addresses; the first link followed is only accepted, the second changes the address', async () => {
+    const email = address('double-avant')
+    const newEmail = address('double-apres')
+    const id = await createAccount(email)
+    const client = await signedIn(email)
+    await withSecureEmailChange(async () => {
+      expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull()
+      const toCurrent = lastMail(email)
+      expect(toCurrent.message.subject).toBe('Confirmez le changement de votre adresse e-mail')
+      const toNew = lastMail(newEmail)
+      const first = await fetch(toNew.link!, { redirect: 'manual' })
+      expect(first.status).toBe(303)
+      const firstFragment = new URLSearchParams(new URL(first.headers.get('location')!).hash.slice(1))
+      expect(firstFragment.get('message')).toBe('Confirmation link accepted. Please proceed to confirm link sent to the other email')
+      expect(firstFragment.get('access_token')).toBeNull()
+      expect(await emailOf(id)).toBe(email)
+      const second = await fetch(toCurrent.link!, { redirect: 'manual' })
+      expect(second.headers.get('location')).toContain('access_token=')
+    })
+    expect(await emailOf(id)).toBe(newEmail)
+    await signedIn(newEmail)
+  })
+
+  it('takes the two codes at /verify: the first answers GoTrue\'s message without a session, the second a session', async () => {
+    const email = address('codes-avant')
+    const newEmail = address('codes-apres')
+    await createAccount(email)
+    const client = await signedIn(email)
+    await withSecureEmailChange(async () => {
+      expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull()
+      const half = await auth('/verify', { method: 'POST', body: JSON.stringify({ type: 'email_change', email, token: lastMail(email).code }) })
+      expect(half.status).toBe(200)
+      expect(await half.json()).toEqual({ msg: 'Confirmation link accepted. Please proceed to confirm link sent to the other email', code: '200' })
+      const { data, error } = await backend.anon().auth.verifyOtp({ type: 'email_change', email: newEmail, token: lastMail(newEmail).code })
+      expect(error).toBeNull()
+      expect(data.user?.email).toBe(newEmail)
+    })
+  })
+
+  it('resends both mails of a pending change', async () => {
+    const email = address('double-renvoi')
+    const newEmail = address('double-renvoi-nouvelle')
+    await createAccount(email)
+    const client = await signedIn(email)
+    await withSecureEmailChange(async () => {
+      expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull()
+      advance(60)
+      expect((await backend.anon().auth.resend({ type: 'email_change', email })).error).toBeNull()
+    })
+    expect(mailsTo(email)).toHaveLength(2)
+    expect(mailsTo(newEmail)).toHaveLength(2)
+  })
+
+  it('generate_link email_change_current and email_change_new: both links together change the address', async () => {
+    const email = address('lien-double')
+    const newEmail = address('lien-double-apres')
+    const id = await createAccount(email)
+    const admin = backend.service().auth.admin
+    await withSecureEmailChange(async () => {
+      const current = await admin.generateLink({ type: 'email_change_current', email, newEmail })
+      expect(current.error).toBeNull()
+      const { action_link, email_otp, hashed_token, verification_type } = current.data.properties!
+      expect(verification_type).toBe('email_change_current')
+      expect(hashed_token).toBe(sha256(email + email_otp))
+      expect(new URL(action_link).searchParams.get('token')).toBe(hashed_token)
+      expect(new URL(action_link).searchParams.get('type')).toBe('email_change')
+      const next = await admin.generateLink({ type: 'email_change_new', email, newEmail })
+      const first = await fetch(action_link, { redirect: 'manual' })
+      expect(first.headers.get('location')).toContain('message=Confirmation+link+accepted')
+      expect(await emailOf(id)).toBe(email)
+      const second = await fetch(next.data.properties!.action_link, { redirect: 'manual' })
+      expect(second.headers.get('location')).toContain('access_token=')
+    })
+    expect(await emailOf(id)).toBe(newEmail)
+  })
+})

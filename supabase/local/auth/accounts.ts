@@ -19,12 +19,13 @@ const MAX_PASSWORD_BYTES = 72
 export const clock = (config: ServerConfig): Date => (config.now ? config.now() : new Date())
 
 /** The token columns of auth.users, as GoTrue uses them: one pending token of each kind per user. */
-export type TokenSlot = 'confirmation' | 'recovery' | 'email_change'
+export type TokenSlot = 'confirmation' | 'recovery' | 'email_change' | 'email_change_current'
 
 export const SLOT_COLUMNS: Record<TokenSlot | 'reauthentication', { token: string; sentAt: string }> = {
   confirmation: { token: 'confirmation_token', sentAt: 'confirmation_sent_at' },
   recovery: { token: 'recovery_token', sentAt: 'recovery_sent_at' },
   email_change: { token: 'email_change_token_new', sentAt: 'email_change_sent_at' },
+  email_change_current: { token: 'email_change_token_current', sentAt: 'email_change_sent_at' },
   reauthentication: { token: 'reauthentication_token', sentAt: 'reauthentication_sent_at' },
 }
 
@@ -207,7 +208,7 @@ export async function issueLink(
 /** Issues a token and mails it, as GoTrue's mailer does: the account's frequency first, then the project's e-mail limit. */
 export async function mailLink(
   sql: Sql,
-  { config, limits }: AuthContext,
+  context: AuthContext,
   req: IncomingMessage,
   user: { id: string; address: string },
   kind: MailKind,
@@ -215,9 +216,23 @@ export async function mailLink(
   redirectTo: string,
   now: Date,
 ): Promise<void> {
-  await checkMailFrequency(sql, user.id, slot, now, config.mailerMaxFrequencySeconds)
-  limits.admitMail(now.getTime())
-  const link = await issueLink(sql, req, user, slot, kind, redirectTo, now)
+  await checkMailFrequency(sql, user.id, slot, now, context.config.mailerMaxFrequencySeconds)
+  context.limits.admitMail(now.getTime())
+  await sendLink(sql, context.config, req, user, kind, slot, redirectTo, now)
+}
+
+/** Issues a token and mails its link and code, the limits already passed. Both e-mail change mails link to type email_change. */
+export async function sendLink(
+  sql: Sql,
+  config: ServerConfig,
+  req: IncomingMessage,
+  user: { id: string; address: string },
+  kind: MailKind,
+  slot: TokenSlot,
+  redirectTo: string,
+  now: Date,
+): Promise<void> {
+  const link = await issueLink(sql, req, user, slot, kind === 'email_change_current' ? 'email_change' : kind, redirectTo, now)
   await sendAuthMail(config, kind, user.address, link.actionLink, link.otp)
 }
 

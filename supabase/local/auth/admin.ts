@@ -218,7 +218,7 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
       if (!existing) throw new AuthError(404, 'user_not_found', 'User with this email not found')
       user = existing
     }
-    if (slot === 'email_change') return emailChangeLink(tx, req, user, type, stringParam(params, 'new_email'), redirectTo, now)
+    if (slot === 'email_change') return emailChangeLink(context, tx, req, user, type, stringParam(params, 'new_email'), redirectTo, now)
     // A magic link to an account not yet confirmed confirms it, through the confirmation token as GoTrue does.
     const usedSlot = type === 'magiclink' && !user.email_confirmed_at ? 'confirmation' : slot
     const link = await issueLink(tx, req, { id: user.id, address: user.email ?? email }, usedSlot, type, redirectTo, now)
@@ -234,11 +234,13 @@ export async function generateLink(context: ApiContext, req: IncomingMessage): P
 }
 
 /**
- * generate_link's e-mail change types, as GoTrue with secure e-mail change off: the link for the current address is
- * refused; the new address's link and code confirm the change at /verify (type email_change). As GoTrue, the
- * answer's hashed_token is that of the current address and the code, not the token the link carries.
+ * generate_link's e-mail change types, as GoTrue: the link and code for the new address (email_change_new) or, with
+ * secure e-mail change on, for the current one (email_change_current, else refused); /verify takes either as type
+ * email_change. As GoTrue, the answer's hashed_token is that of the current address and the code, whichever
+ * token the link carries.
  */
 async function emailChangeLink(
+  context: ApiContext,
   tx: Sql,
   req: IncomingMessage,
   user: UserRow,
@@ -247,14 +249,17 @@ async function emailChangeLink(
   redirectTo: string,
   now: Date,
 ): Promise<Record<string, unknown>> {
-  if (type === 'email_change_current') {
+  const current = type === 'email_change_current'
+  if (current && !context.config.mailerSecureEmailChange) {
     throw badRequest('validation_failed', 'Enable secure email change to generate link for current email')
   }
   const newEmail = validEmail(rawNewEmail)
   const other = await findUserByEmail(tx, newEmail)
   if (other && other.id !== user.id) throw emailExists()
-  await tx.query(`update auth.users set email_change = $2 where id = $1`, [user.id, newEmail])
-  const link = await issueLink(tx, req, { id: user.id, address: newEmail }, 'email_change', 'email_change', redirectTo, now)
+  await tx.query(`update auth.users set email_change = $2, email_change_confirm_status = 0 where id = $1`, [user.id, newEmail])
+  const link = current
+    ? await issueLink(tx, req, { id: user.id, address: user.email ?? '' }, 'email_change_current', 'email_change', redirectTo, now)
+    : await issueLink(tx, req, { id: user.id, address: newEmail }, 'email_change', 'email_change', redirectTo, now)
   return {
     ...(await userJson(tx, (await reloadUser(tx, user.id))!)),
     action_link: link.actionLink,

@@ -25,6 +25,7 @@ import { AuthError, badRequest } from './errors'
 import { clientInfo, tokenResponse } from './grants'
 import { readParams, stringParam } from './params'
 import { requireReauthentication } from './reauthentication'
+import { SINGLE_CONFIRMATION_ACCEPTED, awaitsOtherConfirmation, mailEmailChange } from './email-change'
 import type { AuthContext } from './request-limits'
 import { startSession } from './sessions'
 import type { TokenResponse } from './tokens'
@@ -126,10 +127,15 @@ const VERIFY_TYPES: Record<string, { slots: TokenSlot[]; method: string }> = {
   magiclink: { slots: ['recovery', 'confirmation'], method: 'otp' },
   recovery: { slots: ['recovery'], method: 'recovery' },
   email: { slots: ['confirmation', 'recovery'], method: 'otp' },
-  email_change: { slots: ['email_change'], method: 'email_change' },
+  email_change: { slots: ['email_change', 'email_change_current'], method: 'email_change' },
 }
 
 export const otpExpired = () => new AuthError(403, 'otp_expired', 'Token has expired or is invalid')
+
+/** The first of a secure e-mail change's two confirmations: accepted, no session yet. */
+const HALF_CONFIRMED = Symbol('half confirmed')
+
+const isEmailChange = (slot: TokenSlot) => slot === 'email_change' || slot === 'email_change_current'
 
 /**
  * Consumes a pending token (by its hash, or by the address and the six-digit code) and opens a session. The token
@@ -140,7 +146,7 @@ async function consumeToken(
   req: IncomingMessage,
   type: string,
   token: { hash: string; email?: string },
-): Promise<TokenResponse> {
+): Promise<TokenResponse | typeof HALF_CONFIRMED> {
   const { db, config } = context
   const verification = VERIFY_TYPES[type]
   if (!verification) throw badRequest('validation_failed', `Unsupported verification type: ${type}`)
@@ -163,6 +169,7 @@ async function consumeToken(
       const before = (await reloadUser(tx, found.id))!
       // A banned account's link is spent without opening a session, as its password would be refused.
       if (isBanned(before)) return badRequest('user_banned', 'User is banned')
+      if (isEmailChange(slot) && (await awaitsOtherConfirmation(tx, config, found.id))) return HALF_CONFIRMED
       await applyVerification(tx, found.id, slot, now)
       return startSession(tx, (await reloadUser(tx, found.id))!, clientInfo(req))
     }
@@ -171,13 +178,15 @@ async function consumeToken(
   if (!result) throw otpExpired()
   // Thrown after the commit, so that the spent token stays spent.
   if (result instanceof AuthError) throw result
+  if (result === HALF_CONFIRMED) return result
   return tokenResponse(context, req, result, verification.method)
 }
 
 async function applyVerification(tx: Sql, id: string, slot: TokenSlot, now: Date) {
-  if (slot === 'email_change') {
+  if (isEmailChange(slot)) {
     await tx.query(
-      `update auth.users set email = email_change, email_change = '', email_change_sent_at = null, updated_at = $2 where id = $1`,
+      `update auth.users set email = email_change, email_change = '', email_change_sent_at = null, email_change_token_new = '',
+         email_change_token_current = '', email_change_confirm_status = 0, updated_at = $2 where id = $1`,
       [id, now],
     )
     await tx.query(
@@ -195,7 +204,7 @@ async function applyVerification(tx: Sql, id: string, slot: TokenSlot, now: Date
 }
 
 /** POST /verify: the JSON form supabase-js's verifyOtp uses. */
-export async function verifyPost(context: ApiContext, req: IncomingMessage): Promise<TokenResponse> {
+export async function verifyPost(context: ApiContext, req: IncomingMessage): Promise<TokenResponse | Record<string, string>> {
   const params = await readParams(req)
   const type = stringParam(params, 'type')
   const hash = stringParam(params, 'token_hash')
@@ -203,10 +212,12 @@ export async function verifyPost(context: ApiContext, req: IncomingMessage): Pro
   const email = stringParam(params, 'email')
   if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type')
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
-  if (hash) return consumeToken(context, req, type, { hash })
-  if (!code) throw badRequest('validation_failed', 'Verify requires either a token or a token hash')
-  if (!email) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify')
-  return consumeToken(context, req, type, { hash: tokenHash(email, code), email })
+  let result: TokenResponse | typeof HALF_CONFIRMED
+  if (hash) result = await consumeToken(context, req, type, { hash })
+  else if (!code) throw badRequest('validation_failed', 'Verify requires either a token or a token hash')
+  else if (!email) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify')
+  else result = await consumeToken(context, req, type, { hash: tokenHash(email, code), email })
+  return result === HALF_CONFIRMED ? { msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' } : result
 }
 
 /** GET /verify: the e-mailed link. Success or failure, the browser is sent back with the outcome in the fragment. */
@@ -218,6 +229,7 @@ export async function verifyGet(context: ApiContext, req: IncomingMessage, url: 
   const target = redirectTarget(context.config, url.searchParams.get('redirect_to'))
   try {
     const session = await consumeToken(context, req, type, { hash })
+    if (session === HALF_CONFIRMED) return `${target}#${new URLSearchParams({ message: SINGLE_CONFIRMATION_ACCEPTED })}`
     const fragment = new URLSearchParams({
       access_token: session.access_token,
       expires_at: String(session.expires_at),
@@ -274,8 +286,7 @@ export async function updateUser(context: AuthContext, req: IncomingMessage, url
     }
     if (email && email !== who.user.email?.toLowerCase()) {
       if (await findUserByEmail(tx, email)) throw emailExists()
-      await tx.query(`update auth.users set email_change = $2, updated_at = $3 where id = $1`, [id, email, now])
-      await mailLink(tx, context, req, { id, address: email }, 'email_change', 'email_change', redirectTo, now)
+      await mailEmailChange(tx, context, req, { id, email: who.user.email }, email, redirectTo, now)
     }
     return userJson(tx, (await reloadUser(tx, id))!)
   })

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../context'
 import { AuthError } from './errors'
 
 /** The e-mails GoTrue's mailer sends, each with the verification type its link carries. */
-export type MailKind = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change' | 'reauthentication'
+export type MailKind = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change' | 'email_change_current' | 'reauthentication'
 
 const SENDER = 'Recertif <no-reply@recertif.example>'
 
@@ -33,6 +33,11 @@ const TEMPLATES: Record<MailKind, { subject: string; intro: string; action: stri
     subject: 'Confirmez votre nouvelle adresse e-mail',
     intro: 'Confirmez cette adresse pour qu’elle remplace l’ancienne sur votre compte Recertif.',
     action: 'Confirmer la nouvelle adresse',
+  },
+  email_change_current: {
+    subject: 'Confirmez le changement de votre adresse e-mail',
+    intro: 'Un changement de l’adresse e-mail de votre compte Recertif a été demandé. Confirmez-le depuis cette adresse.',
+    action: 'Confirmer le changement',
   },
   // A code alone, as GoTrue's reauthentication mail: it is typed where the password is changed.
   reauthentication: {

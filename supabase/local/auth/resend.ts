@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { clock, findUserByEmail, mailLink, redirectTarget, validEmail } from './accounts'
 import { badRequest } from './errors'
+import { mailEmailChange } from './email-change'
 import { address } from './flows'
 import { readParams, stringParam } from './params'
 import type { AuthContext } from './request-limits'
@@ -34,7 +35,7 @@ export async function resend(context: AuthContext, req: IncomingMessage, url: UR
       await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now)
     }
     if (type === 'email_change' && user.email_change) {
-      await mailLink(tx, context, req, { id: user.id, address: user.email_change }, 'email_change', 'email_change', redirectTo, now)
+      await mailEmailChange(tx, context, req, user, user.email_change, redirectTo, now)
     }
   })
   return {}
