@@ -462,3 +462,26 @@ describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
     expect(await emailOf(id)).toBe(newEmail)
   })
 })
+
+describe('admin list filter', () => {
+  it('keeps the accounts whose e-mail or full_name contains the filter, counted in X-Total-Count', async () => {
+    const tag = `filtre${Date.now()}`
+    const admin = backend.service().auth.admin
+    await admin.createUser({ email: `${tag}.a@parity.example` })
+    await admin.createUser({ email: address('nom'), user_metadata: { full_name: `Élise ${tag.toUpperCase()}` } })
+    await admin.createUser({ email: address('autre') })
+    const { serviceRoleKey } = backend.server.config
+    const list = async (filter: string) => {
+      const response = await fetch(`${backend.url}/auth/v1/admin/users?filter=${encodeURIComponent(filter)}`, {
+        headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` },
+      })
+      const body = (await response.json()) as { users: Array<{ email: string }> }
+      return { count: response.headers.get('x-total-count'), emails: body.users.map((user) => user.email) }
+    }
+    const found = await list(tag)
+    expect(found.count).toBe('2')
+    expect(found.emails).toHaveLength(2)
+    expect(found.emails).toContain(`${tag}.a@parity.example`)
+    expect((await list(`${tag}-absent`)).count).toBe('0')
+  })
+})

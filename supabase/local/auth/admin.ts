@@ -59,16 +59,21 @@ function pageParam(url: URL, name: string, fallback: number): number {
   return Number(raw)
 }
 
-/** GET /admin/users: newest first, paged by page and per_page, with X-Total-Count and a Link header as GoTrue. */
+/**
+ * GET /admin/users: newest first, paged by page and per_page, with X-Total-Count and a Link header as GoTrue; `filter`
+ * keeps the accounts whose e-mail or user_metadata.full_name contains it (GoTrue's LIKE, its wildcards included).
+ */
 export async function listUsers(context: ApiContext, url: URL): Promise<{ body: Record<string, unknown>; headers: Record<string, string> }> {
   const page = pageParam(url, 'page', 1)
   const perPage = pageParam(url, 'per_page', DEFAULT_PER_PAGE)
-  const where = `u.aud = 'authenticated' and u.deleted_at is null`
-  const { rows: counted } = await context.db.query<{ total: number }>(`select count(*)::int as total from auth.users u where ${where}`)
+  const filter = url.searchParams.get('filter') ?? ''
+  const where = `u.aud = 'authenticated' and u.deleted_at is null
+    and ($1 = '' or u.email like '%' || $1 || '%' or u.raw_user_meta_data ->> 'full_name' ilike '%' || $1 || '%')`
+  const { rows: counted } = await context.db.query<{ total: number }>(`select count(*)::int as total from auth.users u where ${where}`, [filter])
   const total = counted[0]?.total ?? 0
   const { rows } = await context.db.query<{ id: string }>(
-    `select u.id::text as id from auth.users u where ${where} order by u.created_at desc, u.id limit $1 offset $2`,
-    [perPage, (page - 1) * perPage],
+    `select u.id::text as id from auth.users u where ${where} order by u.created_at desc, u.id limit $2 offset $3`,
+    [filter, perPage, (page - 1) * perPage],
   )
   const users = []
   for (const { id } of rows) users.push(await userJson(context.db, (await reloadUser(context.db, id))!))
