@@ -485,3 +485,32 @@ describe('admin list filter', () => {
     expect((await list(`${tag}-absent`)).count).toBe('0')
   })
 })
+
+describe('other surfaces switched off, refused by GoTrue\'s middleware', () => {
+  it('anonymous sign-ins: 422 anonymous_provider_disabled', async () => {
+    const { data, error } = await backend.anon().auth.signInAnonymously()
+    expect(data.session).toBeNull()
+    expect(error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' })
+  })
+
+  it('passkeys and the OAuth 2.1 server: 404 on every route under them, after the caller check where GoTrue makes one', async () => {
+    const expectRefusal = async (response: Response, status: number, body: Record<string, string>) => {
+      expect(response.status).toBe(status)
+      expect(await response.json()).toMatchObject(body)
+    }
+    const passkeys = { code: 'passkey_disabled', message: 'Passkeys are disabled' }
+    const oauth = { code: 'feature_disabled', message: 'OAuth server is disabled' }
+    await expectRefusal(await auth('/passkeys/authentication/options', { method: 'POST' }), 404, passkeys)
+    await expectRefusal(await auth('/oauth/authorize?client_id=x'), 404, oauth)
+    await expectRefusal(await auth('/oauth/clients/register', { method: 'POST', body: '{}' }), 404, oauth)
+    await expectRefusal(await auth('/.well-known/oauth-authorization-server'), 404, oauth)
+    await expectRefusal(await auth('/user/oauth/grants'), 401, { code: 'no_authorization' })
+    const email = address('grants')
+    await createAccount(email)
+    const token = await accessToken(await signedIn(email))
+    await expectRefusal(await auth('/user/oauth/grants', { bearer: token }), 404, oauth)
+    await expectRefusal(await auth('/admin/oauth/clients', { bearer: token }), 403, { code: 'not_admin' })
+    const { serviceRoleKey } = backend.server.config
+    await expectRefusal(await auth('/admin/oauth/clients', { bearer: serviceRoleKey }), 404, oauth)
+  })
+})

@@ -3,11 +3,35 @@ import { decodeJwt } from 'jose'
 import { AuthError, OAuthError, badRequest } from './errors'
 import { readParams, stringParam } from './params'
 
-// What Recertif leaves switched off, refused in GoTrue's words: SAML SSO, Web3 and ID-token sign-in, manual linking.
+// What Recertif leaves switched off, refused in GoTrue's words: SAML SSO, passkeys, the OAuth 2.1 server, Web3 and
+// ID-token sign-in, manual identity linking.
 
 export const samlDisabled = () => new AuthError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled')
 
 export const manualLinkingDisabled = () => new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled')
+
+const oauthServerDisabled = () => new AuthError(404, 'feature_disabled', 'OAuth server is disabled')
+
+/** A surface GoTrue switches off as a whole, and whom it checks first (the signed-in user, or the service role). */
+export interface SwitchedOff {
+  caller: 'anyone' | 'user' | 'admin'
+  refusal: () => AuthError
+}
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`)
+
+/** The surfaces refused whatever the route under them, as GoTrue's middleware refuses them before routing. */
+export function switchedOff(path: string): SwitchedOff | undefined {
+  if (under(path, '/sso')) return { caller: 'anyone', refusal: samlDisabled }
+  if (under(path, '/passkeys')) return { caller: 'anyone', refusal: () => new AuthError(404, 'passkey_disabled', 'Passkeys are disabled') }
+  if (under(path, '/oauth') || path === '/.well-known/oauth-authorization-server') return { caller: 'anyone', refusal: oauthServerDisabled }
+  if (under(path, '/user/oauth/grants')) return { caller: 'user', refusal: oauthServerDisabled }
+  if (under(path, '/admin/oauth')) return { caller: 'admin', refusal: oauthServerDisabled }
+  if (under(path, '/admin/custom-providers')) {
+    return { caller: 'admin', refusal: () => new AuthError(404, 'feature_disabled', 'Custom OAuth providers are disabled') }
+  }
+  return undefined
+}
 
 export const web3Disabled = () => new AuthError(422, 'web3_provider_disabled', 'Web3 provider is disabled')
 

@@ -41,8 +41,12 @@ export const address = (user: UserRow) => ({ id: user.id, address: user.email ??
  */
 export async function signup(context: AuthContext, req: IncomingMessage, url: URL): Promise<Record<string, unknown> | TokenResponse> {
   const { db, config } = context
-  if (!config.enableSignup) throw signupDisabled()
   const params = await readParams(req)
+  // GoTrue routes a sign-up without e-mail or phone to anonymous sign-in first, which is off.
+  if (stringParam(params, 'email') === '' && stringParam(params, 'phone') === '') {
+    throw new AuthError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled')
+  }
+  if (!config.enableSignup) throw signupDisabled()
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Phone signups are disabled')
   const email = validEmail(stringParam(params, 'email'))
   const password = stringParam(params, 'password')

@@ -8,7 +8,7 @@ import { AuthError, OAuthError, badRequest, toHttpError } from './errors'
 import { passwordGrant, refreshTokenGrant } from './grants'
 import { adminCreateUser, adminDeleteUser, adminUpdateUser, generateLink, getUser, listUsers, requireAdmin } from './admin'
 import { invite, otp, recover, signup, updateUser, verifyGet, verifyPost } from './flows'
-import { idTokenGrant, manualLinkingDisabled, samlDisabled, web3Disabled } from './disabled'
+import { idTokenGrant, manualLinkingDisabled, switchedOff, web3Disabled } from './disabled'
 import { reauthenticate } from './reauthentication'
 import { resend } from './resend'
 import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verify as verifyFactor } from './mfa'
@@ -85,16 +85,6 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     'DELETE /user/identities/:id': async (req) => {
       await authenticate(db, config, req)
       throw manualLinkingDisabled()
-    },
-    // SAML SSO is off: GoTrue answers every /sso route so, before reading the request.
-    'POST /sso': async () => {
-      throw samlDisabled()
-    },
-    'GET /sso/saml/metadata': async () => {
-      throw samlDisabled()
-    },
-    'POST /sso/saml/acs': async () => {
-      throw samlDisabled()
     },
     'POST /logout': async (req, res, url) => {
       const requested = url.searchParams.get('scope') ?? ''
@@ -196,6 +186,12 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
 
   return async (req, res, { url, path }) => {
     try {
+      const off = switchedOff(path)
+      if (off) {
+        if (off.caller === 'user') await authenticate(db, config, req)
+        if (off.caller === 'admin') await requireAdmin(context, req)
+        throw off.refusal()
+      }
       let pattern = path
       let ids: string[] = []
       for (const [regex, name] of PATH_PATTERNS) {
