@@ -75,7 +75,7 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       sendJson(res, 200, await updateUser(auth, req, url, who))
     },
     'GET /reauthenticate': async (req, res) => {
-      sendJson(res, 200, await reauthenticate(auth, req, await authenticate(db, config, req)))
+      sendJson(res, 200, await reauthenticate(auth, await authenticate(db, config, req)))
     },
     // GoTrue checks the signed-in user first, then refuses: manual linking is off.
     'GET /user/identities/authorize': async (req) => {

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http'
 import { checkMailFrequency, clock, newOtp, otpExpirySeconds, tokenHash } from './accounts'
 import type { Authenticated } from './authenticate'
 import { AuthError, badRequest } from './errors'
@@ -14,7 +13,7 @@ const invalidNonce = () => new AuthError(422, 'reauthentication_not_valid', 'Non
  * GET /reauthenticate: mails the signed-in person a six-digit code (GoTrue's reauthentication nonce), stored hashed
  * with the address like the other codes, under the account's mail interval and the project's e-mail limit.
  */
-export async function reauthenticate(context: AuthContext, _req: IncomingMessage, who: Authenticated): Promise<Record<string, never>> {
+export async function reauthenticate(context: AuthContext, who: Authenticated): Promise<Record<string, never>> {
   const { db, config, limits } = context
   const { user } = who
   if (!user.email) throw badRequest('validation_failed', 'Reauthentication requires the user to have an email or a phone number')
