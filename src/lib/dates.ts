@@ -20,7 +20,7 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date
 }
 
-function parseApiDate(text: string): Date {
+export function parseApiDate(text: string): Date {
   const day = ISO_DAY.exec(text)
   if (day) return new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
   // 'YYYY-MM-DD hh:mm:ss+00' (Postgres) → 'YYYY-MM-DDThh:mm:ss+00:00' (ECMAScript's date time string format).
@@ -30,6 +30,11 @@ function parseApiDate(text: string): Date {
 /** The local calendar day of a date, as the API takes days: '2025-03-05'. */
 export function isoDay(date: Date): string {
   return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`
+}
+
+/** The date as French forms and files write it in figures: '05/03/2025'. */
+export function numericDate(date: Date): string {
+  return `${twoDigits(date.getDate())}/${twoDigits(date.getMonth() + 1)}/${date.getFullYear()}`
 }
 
 /** 'mars 2025': the month's name from date-fns's French locale. */

@@ -269,6 +269,8 @@ describe('campaign form rules (SPEC §5)', () => {
       auto_start: false,
       notifications_enabled: true,
       reminders_enabled: true,
+      reminder_days: [7, 3, 1],
+      escalation_delay_days: 0,
     })
   })
 

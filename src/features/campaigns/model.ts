@@ -1,6 +1,6 @@
 /** Pure logic of the campaigns feature: form rules, table figures, the three Excel files (SPEC §2, §3, §4, §5, §9). */
-import { addMonths, format, isAfter, parseISO } from 'date-fns'
-import { formatDate } from '@/lib/dates'
+import { addMonths, isAfter } from 'date-fns'
+import { formatDate, isoDay, numericDate, parseApiDate } from '@/lib/dates'
 import {
   ACCOUNT_TYPES,
   CAMPAIGN_RECURRENCES,
@@ -17,7 +17,6 @@ import type { Tone } from '@/lib/tones'
 import {
   DEFAULT_REMINDER_DAYS,
   REMINDER_MESSAGES,
-  campaignLength,
   parseEscalationDelay,
   reminderDaysError,
   sortReminderDays,
@@ -77,7 +76,7 @@ const RECURRENCE_MONTHS: Record<CampaignRecurrence, number> = { quarterly: 3, se
 export function nextOccurrenceDate(campaign: Pick<Campaign, 'recurrence' | 'status' | 'startDate' | 'nextOccurrence'>, today: Date): Date | null {
   if (!campaign.recurrence || campaign.status === 'draft' || campaign.nextOccurrence) return null
   const months = RECURRENCE_MONTHS[campaign.recurrence]
-  let next = addMonths(parseISO(campaign.startDate), months)
+  let next = addMonths(parseApiDate(campaign.startDate), months)
   while (!isAfter(addMonths(next, months), today)) next = addMonths(next, months)
   return next
 }
@@ -101,7 +100,7 @@ export function recurrenceLines(campaign: Pick<Campaign, 'recurrence' | 'status'
   if (!campaign.recurrence) return null
   const sentence = recurrenceText(campaign, today) ?? ''
   const next = nextOccurrenceDate(campaign, today)
-  const nextLine = campaign.nextOccurrence ? 'suivante créée' : next ? `prochaine le ${format(next, 'dd/MM/yyyy')}` : 'dès le démarrage'
+  const nextLine = campaign.nextOccurrence ? 'suivante créée' : next ? `prochaine le ${numericDate(next)}` : 'dès le démarrage'
   return { label: CAMPAIGN_RECURRENCE_LABELS[campaign.recurrence], next: nextLine, sentence }
 }
 
@@ -252,9 +251,7 @@ export function validateCampaignForm(values: CampaignFormValues): CampaignFormEr
   if (values.recurrence && !(CAMPAIGN_RECURRENCES as readonly string[]).includes(values.recurrence)) {
     errors.recurrence = CAMPAIGN_FORM_MESSAGES.invalidRecurrence
   }
-  // Days beyond the campaign's length matter only while reminders are on: they would never be sent.
-  const length = errors.startDate || errors.endDate ? null : campaignLength(values.startDate, values.endDate)
-  const reminderDays = reminderDaysError(values.reminderDays, values.remindersEnabled ? length : null)
+  const reminderDays = reminderDaysError(values.reminderDays)
   if (reminderDays) errors.reminderDays = reminderDays
   if (parseEscalationDelay(values.escalationDelayDays) === null) errors.escalationDelayDays = REMINDER_MESSAGES.delayInvalid
   return errors
@@ -475,7 +472,7 @@ export function exportFileName(file: StageFile, campaignName: string, today: Dat
     .replace(/\s+/g, '_')
     .replace(/[\\/:*?"<>|]/g, '-')
     .replace(/\p{Cc}/gu, '-')
-  return `${FILE_TYPES[file]}_${name || 'campagne'}_${format(today, 'yyyy-MM-dd')}.xlsx`
+  return `${FILE_TYPES[file]}_${name || 'campagne'}_${isoDay(today)}.xlsx`
 }
 
 /** The three counts of the export dialog, for the three files. */

@@ -53,11 +53,14 @@ export function reminderDayProblem(day: number | null, days: readonly number[], 
   return null
 }
 
-/** The whole list's first problem, checked at submit (the dates may have changed since the days were added). */
-export function reminderDaysError(days: readonly number[], length: number | null): string | undefined {
+/**
+ * The whole list's first problem, checked at submit. A day longer than the campaign is not one: the pass never sends
+ * it, and refusing it would refuse the default days of every campaign shorter than a week.
+ */
+export function reminderDaysError(days: readonly number[]): string | undefined {
   if (days.length > MAX_REMINDERS) return REMINDER_MESSAGES.tooMany
   for (const [index, day] of days.entries()) {
-    const problem = reminderDayProblem(day, days.slice(0, index), length)
+    const problem = reminderDayProblem(day, days.slice(0, index), null)
     if (problem && problem !== REMINDER_MESSAGES.tooMany) return problem
   }
   return undefined
