@@ -228,37 +228,15 @@ $$;
 revoke execute on function public.import_rights_snapshot(text, jsonb, boolean) from public, anon;
 grant execute on function public.import_rights_snapshot(text, jsonb, boolean) to authenticated;
 
-create function private.apply_rights_snapshot(
-  p_application text,
-  p_rows jsonb,
-  p_source text,
-  p_dry_run boolean,
-  p_now timestamptz
-) returns jsonb
-language plpgsql security definer
+-- Reads a snapshot's lines into pg_temp.rights_snapshot (dropped at commit), each with its holder and what is wrong
+-- with it, and returns the lines in error: [{ line, errors }].
+create function private.load_rights_snapshot(p_rows jsonb) returns jsonb
+language plpgsql
 set search_path = ''
 as $$
 declare
-  v_app public.applications;
   v_errors jsonb;
-  v_counts record;
-  v_created bigint := 0::bigint;
-  v_verified bigint := 0::bigint;
-  v_unverified bigint := 0::bigint;
 begin
-  select * into v_app from public.applications a where lower(a.name) = lower(btrim(p_application));
-  if v_app.id is null then
-    raise exception 'Application inconnue : %.', coalesce(p_application, '(sans nom)') using errcode = '22023';
-  end if;
-  if p_rows is null or jsonb_typeof(p_rows) <> 'array' then
-    raise exception 'L''import attend une liste de lignes.' using errcode = '22023';
-  end if;
-  if jsonb_array_length(p_rows) > 200000 then
-    raise exception 'La liste contient % lignes : 200 000 au plus par application.', jsonb_array_length(p_rows) using errcode = '22023';
-  end if;
-  -- One snapshot of an application at a time: two would settle the same removals.
-  perform pg_advisory_xact_lock(hashtext('recertif.rights_snapshot'), hashtext(v_app.id::text));
-
   drop table if exists pg_temp.rights_snapshot;
   perform 'PRAGMA:TABLE: rights_snapshot (line integer, email text, role_name text, disabled boolean, '
           'account_type public.account_type, account_type_text text, user_id uuid, first_line integer, errors text[])';
@@ -299,6 +277,76 @@ begin
     into v_errors
     from pg_temp.rights_snapshot s
    where cardinality(s.errors) > 0;
+  return v_errors;
+end;
+$$;
+
+-- Settles an application's pending removals against the snapshot loaded: absent from it, constatée; still there past
+-- their due date, non constatée. On a dry run, only counts them.
+create function private.settle_removals(
+  p_application_id uuid, p_source text, p_dry_run boolean, p_now timestamptz, out verified bigint, out unverified bigint
+)
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform 'PRAGMA:TABLE: rights_snapshot (line integer, email text, role_name text, disabled boolean, '
+          'account_type public.account_type, account_type_text text, user_id uuid, first_line integer, errors text[])';
+  if p_dry_run then
+    select count(*) into verified from public.right_removals rr
+     where rr.application_id = p_application_id and rr.state in ('requested', 'unverified')
+       and not exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
+    select count(*) into unverified from public.right_removals rr
+     where rr.application_id = p_application_id and rr.state = 'requested' and rr.due_at <= p_now
+       and exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
+    return;
+  end if;
+  update public.right_removals rr
+     set state = 'verified', verified_at = p_now, verified_source = p_source
+   where rr.application_id = p_application_id and rr.state in ('requested', 'unverified')
+     and not exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
+  get diagnostics verified = row_count;
+  update public.right_removals rr
+     set state = 'unverified', unverified_at = p_now
+   where rr.application_id = p_application_id and rr.state = 'requested' and rr.due_at <= p_now
+     and exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
+  get diagnostics unverified = row_count;
+end;
+$$;
+
+create function private.apply_rights_snapshot(
+  p_application text,
+  p_rows jsonb,
+  p_source text,
+  p_dry_run boolean,
+  p_now timestamptz
+) returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_app public.applications;
+  v_errors jsonb;
+  v_counts record;
+  v_created bigint := 0::bigint;
+  v_verified bigint := 0::bigint;
+  v_unverified bigint := 0::bigint;
+begin
+  select * into v_app from public.applications a where lower(a.name) = lower(btrim(p_application));
+  if v_app.id is null then
+    raise exception 'Application inconnue : %.', coalesce(p_application, '(sans nom)') using errcode = '22023';
+  end if;
+  if p_rows is null or jsonb_typeof(p_rows) <> 'array' then
+    raise exception 'L''import attend une liste de lignes.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_rows) > 200000 then
+    raise exception 'La liste contient % lignes : 200 000 au plus par application.', jsonb_array_length(p_rows) using errcode = '22023';
+  end if;
+  -- One snapshot of an application at a time: two would settle the same removals.
+  perform pg_advisory_xact_lock(hashtext('recertif.rights_snapshot'), hashtext(v_app.id::text));
+  v_errors := private.load_rights_snapshot(p_rows);
+  perform 'PRAGMA:TABLE: rights_snapshot (line integer, email text, role_name text, disabled boolean, '
+          'account_type public.account_type, account_type_text text, user_id uuid, first_line integer, errors text[])';
 
   select
     count(*) as lines,
@@ -313,31 +361,9 @@ begin
     left join public.user_rights ur on ur.application_id = v_app.id and ur.user_id = s.user_id and lower(ur.role_name) = lower(s.role_name);
 
   if jsonb_array_length(v_errors) = 0 then
-    with settled as (
-      update public.right_removals rr
-         set state = 'verified', verified_at = p_now, verified_source = p_source
-       where rr.application_id = v_app.id and rr.state in ('requested', 'unverified')
-         and not exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name))
-         and not p_dry_run
-      returning 1
-    )
-    select count(*) into v_verified from settled;
-    if p_dry_run then
-      select count(*) into v_verified from public.right_removals rr
-       where rr.application_id = v_app.id and rr.state in ('requested', 'unverified')
-         and not exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
-    end if;
-
-    select count(*) into v_unverified from public.right_removals rr
-     where rr.application_id = v_app.id and rr.state = 'requested' and rr.due_at <= p_now
-       and exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
-
+    select r.verified, r.unverified into v_verified, v_unverified
+      from private.settle_removals(v_app.id, p_source, p_dry_run, p_now) r;
     if not p_dry_run then
-      update public.right_removals rr
-         set state = 'unverified', unverified_at = p_now
-       where rr.application_id = v_app.id and rr.state = 'requested' and rr.due_at <= p_now
-         and exists (select 1 from pg_temp.rights_snapshot s where s.user_id = rr.holder_id and lower(s.role_name) = lower(rr.role_name));
-
       insert into public.user_rights (user_id, application_id, role_name, account_type)
       select s.user_id, v_app.id, s.role_name, s.account_type
         from pg_temp.rights_snapshot s
@@ -379,7 +405,8 @@ begin
 end;
 $$;
 
-revoke execute on function private.apply_rights_snapshot(text, jsonb, text, boolean, timestamptz) from public;
+revoke execute on function private.apply_rights_snapshot(text, jsonb, text, boolean, timestamptz),
+  private.load_rights_snapshot(jsonb), private.settle_removals(uuid, text, boolean, timestamptz) from public;
 grant execute on function private.apply_rights_snapshot(text, jsonb, text, boolean, timestamptz) to authenticated, service_role;
 
 -- ─── The connector ───────────────────────────────────────────────────────────────────────────────────────────────
