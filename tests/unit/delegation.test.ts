@@ -3,7 +3,6 @@ import type { AuditEvent } from '@/features/audit/model'
 import { auditReferences, auditStory, NO_NAMES } from '@/features/audit/sentence'
 import {
   reassignableReviewers,
-  reviewerGapShortText,
   reviewerGapText,
   signoffText,
   upcomingCount,
@@ -112,7 +111,6 @@ describe('delegation and sign-off, in words', () => {
       "12 droits à l'étape BPO Groupe n'ont aucun relecteur : désignez un relecteur de secours",
     )
     expect(reviewerGapText({ stage: 'manager', items_count: 1 })).toBe("1 droit à l'étape Manager n'a aucun relecteur : désignez un relecteur de secours")
-    expect(reviewerGapShortText([{ items_count: 1200 }, { items_count: 3 }])).toBe('1\u202f203 droits sans relecteur')
     expect(upcomingCount({ open_count: 10, waiting_count: 1 })).toBe(9)
     expect(upcomingCount({ open_count: 0, waiting_count: 3 })).toBe(0)
   })

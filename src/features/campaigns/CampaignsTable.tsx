@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { AlertTriangle, Archive, BellRing, FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
+import { Archive, BellRing, FileSpreadsheet, Pencil, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
 import { Menu, type MenuItem } from '@/components/ui/Menu'
@@ -8,10 +8,8 @@ import { frenchDateText } from '@/components/ui/DateInput'
 import { cardTable, Table, TableBody, TableEmptyRow, TableHead, TableRow } from '@/components/ui/Table'
 import { cn } from '@/lib/cn'
 import { campaignFigureLines, SENT_TO_RA } from '@/domain/campaign-figures'
-import { useReviewerGaps } from './api'
 import { EvidenceButton } from './EvidenceButton'
 import { useReviewersMenuItem } from './ReassignDialog'
-import { reviewerGapShortText, reviewerGapText, type ReviewerGap } from './reviewers-model'
 import { hasEvidencePack } from './evidence-model'
 import { remindersShortText, remindersSummary } from './reminders-model'
 import {
@@ -117,17 +115,7 @@ interface CampaignsTableProps extends CampaignActions {
   today?: Date
 }
 
-/** The running campaigns' rights that nobody may decide, by campaign, for administrators; none for anyone else. */
-function useGapsByCampaign(campaigns: readonly Campaign[], admin: boolean): Map<string, ReviewerGap[]> {
-  const running = campaigns.filter((campaign) => campaign.status === 'active').map((campaign) => campaign.id)
-  const gaps = useReviewerGaps(running, admin)
-  const byCampaign = new Map<string, ReviewerGap[]>()
-  for (const gap of admin ? (gaps.data ?? []) : []) byCampaign.set(gap.campaign_id, [...(byCampaign.get(gap.campaign_id) ?? []), gap])
-  return byCampaign
-}
-
 export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessage, today = new Date(), ...actions }: CampaignsTableProps) {
-  const gaps = useGapsByCampaign(campaigns, admin)
   return (
     <Table caption="Campagnes" className={cardTable.table}>
       <TableHead className={cardTable.head}>{header}</TableHead>
@@ -171,7 +159,6 @@ export function CampaignsTable({ campaigns, admin, linkedId, header, emptyMessag
             <td className={cn(cell, 'min-w-24 max-md:block max-md:py-2')}>
               <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
               <CampaignFigures campaign={campaign} />
-              <ReviewerGapLine gaps={gaps.get(campaign.id)} />
             </td>
             <td className={cn(cell, 'whitespace-nowrap max-md:block max-md:pb-0 max-md:pt-2')}>
               <CampaignRowActions campaign={campaign} admin={admin} {...actions} />
@@ -211,22 +198,6 @@ function CampaignSubtitle({ campaign, today }: { campaign: Campaign; today: Date
   return (
     <p className="line-clamp-1 text-xs text-gray-500" title={full}>
       {shown}
-    </p>
-  )
-}
-
-/**
- * A running campaign with rights nobody may decide says so under its figures, in one line: each stage's sentence is
- * read to screen readers and shown in the tooltip, and the Relecteurs dialog shows them in full.
- */
-function ReviewerGapLine({ gaps }: { gaps: readonly ReviewerGap[] | undefined }) {
-  if (!gaps?.length) return null
-  const sentences = gaps.map(reviewerGapText).join('. ')
-  return (
-    <p title={sentences} className="mt-0.5 flex items-center gap-1 whitespace-nowrap text-xs font-medium leading-4 text-amber-800">
-      <AlertTriangle aria-hidden="true" className="h-3.5 w-3.5 shrink-0" />
-      <span aria-hidden="true">{reviewerGapShortText(gaps)}</span>
-      <span className="sr-only">{sentences}</span>
     </p>
   )
 }

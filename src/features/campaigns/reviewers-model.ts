@@ -75,9 +75,3 @@ export function reviewerGapText(gap: Pick<ReviewerGap, 'stage' | 'items_count'>)
   const verb = gap.items_count === 1 ? "n'a" : "n'ont"
   return `${rights} à l'étape ${signoffStageLabels[gap.stage]} ${verb} aucun relecteur : désignez un relecteur de secours`
 }
-
-/** The short form under a campaign's figures: « 12 droits sans relecteur ». */
-export function reviewerGapShortText(gaps: readonly Pick<ReviewerGap, 'items_count'>[]): string {
-  const total = gaps.reduce((sum, gap) => sum + gap.items_count, 0)
-  return total === 1 ? '1 droit sans relecteur' : `${new Intl.NumberFormat('fr-FR').format(total)} droits sans relecteur`
-}

@@ -16,8 +16,6 @@ const stubs = vi.hoisted(() => ({
   pageRequests: [] as unknown[],
   total: null as number | null,
   preview: { rightsToAttach: 12, rightsLeftWithRa: 0 },
-  gaps: [] as { campaign_id: string; stage: string; items_count: number }[],
-  gapRequests: [] as { ids: readonly string[]; enabled: boolean | undefined }[],
 }))
 
 vi.mock('@/auth/auth-context', async (importOriginal) => ({
@@ -80,10 +78,6 @@ vi.mock('@/features/campaigns/api', () => ({
   // The burndown chart is tested on its own; here it stays loading.
   useCampaignBurndown: (id: string) => useQuery({ queryKey: ['campaigns', 'burndown', id], queryFn: () => new Promise<never>(() => {}) }),
   useApplicationOptions: () => ({ data: [{ id: 'app-1', name: 'SAP Finance' }], error: null }),
-  useReviewerGaps: (ids: readonly string[], enabled?: boolean) => {
-    stubs.gapRequests.push({ ids, enabled })
-    return { data: enabled === false ? undefined : stubs.gaps.filter((gap) => ids.includes(gap.campaign_id)), error: null }
-  },
   useSaveCampaign: () =>
     useMutation({ mutationFn: (variables: { id?: string; payload: CampaignPayload }) => stubs.save(variables) as Promise<void> }),
   useSetCampaignStatus: () => useMutation({ mutationFn: (variables: unknown) => stubs.setStatus(variables) as Promise<void> }),
@@ -115,8 +109,6 @@ beforeEach(() => {
   stubs.exportRows.mockReset()
   stubs.pageRequests.length = 0
   stubs.total = null
-  stubs.gaps = []
-  stubs.gapRequests.length = 0
 })
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement
@@ -182,25 +174,6 @@ describe('Campaigns table', () => {
     expect(within(running).getByRole('progressbar', { name: 'Progression de Revue T4' })).toHaveAttribute('aria-valuenow', '33')
     expect(within(running).queryByText(/non décidé/)).toBeNull()
     expect(within(rowOf('Revue 2024')).queryByText(/non décidé/)).toBeNull()
-  })
-
-  it('warns on a running campaign\'s row of the rights nobody may decide, for admins only', async () => {
-    stubs.gaps = [{ campaign_id: 'a', stage: 'bpo_groupe', items_count: 12 }]
-    renderPage('admin')
-    await screen.findByText('Revue T4')
-    const warning = within(rowOf('Revue T4')).getByText("12 droits à l'étape BPO Groupe n'ont aucun relecteur : désignez un relecteur de secours")
-    expect(warning.closest('p')).toHaveTextContent('12 droits sans relecteur')
-    // Only the running campaigns are asked about.
-    expect(stubs.gapRequests.at(-1)).toEqual({ ids: ['a'], enabled: true })
-    expect(within(rowOf('Revue 2025')).queryByText(/sans relecteur/)).not.toBeInTheDocument()
-  })
-
-  it('asks nothing about reviewers for a reader who is not an administrator', async () => {
-    stubs.gaps = [{ campaign_id: 'a', stage: 'bpo_groupe', items_count: 12 }]
-    renderPage('manager')
-    await screen.findByText('Revue T4')
-    expect(stubs.gapRequests.every((request) => request.enabled === false)).toBe(true)
-    expect(screen.queryByText(/sans relecteur/)).not.toBeInTheDocument()
   })
 
   it("shows a campaign's reminder days under its dates while it may still send them, the escalation in the sentence", async () => {
