@@ -1,8 +1,8 @@
 /**
- * `npx tsx scripts/explain-plans.ts [--scale F] [--seed N] [--dump FILE | --generate FILE]`: tests/bench/explain.ts's
- * plans, and those of the other queries the inlined helpers serve (trends, risk lists, the audit chain's verification,
- * a campaign's start and completion), to compare a change of the migrations before and after on the same data.
- * --dump reads a dump of the large dataset made earlier (default: the bench's cache, as explain.ts does); --generate
+ * `npx tsx scripts/explain-plans.ts [--scale F] [--seed N] [--dump FILE | --generate FILE]`: the query plans behind
+ * the bench's slow figures, and those of the other queries the inlined helpers serve (trends, risk lists, the audit
+ * chain's verification, a campaign's start and completion), to compare a change of the migrations before and after on
+ * the same data. --dump reads a dump of the large dataset made earlier (default: the bench's cache); --generate
  * makes one with this tree's migrations, writes it to FILE, then explains on it, leaving the bench's cache alone. Each
  * statement runs as its user and is rolled back. --all prints the plan of every statement, however fast.
  */
@@ -99,7 +99,7 @@ const campaign = (
   )
 ).rows[0]!.id
 
-// tests/bench/explain.ts's statements, in its order.
+// The statements behind the bench's slow figures.
 await explainAs('rssi_dashboard, last 30 days', 'rssi@example.com', `select public.rssi_dashboard(p_from => current_date - 30, p_to => current_date)`)
 await explainAs('rssi_dashboard, search matching all', 'rssi@example.com', `select public.rssi_dashboard(p_search => 'example.com', p_from => current_date - 30, p_to => current_date)`)
 await explainAs('rssi_dashboard, search matching few', 'rssi@example.com', `select public.rssi_dashboard(p_search => 'manager@example', p_from => current_date - 30, p_to => current_date)`)
