@@ -138,7 +138,7 @@ describe('Se connecter avec Microsoft', () => {
   it('refuses a code presented with another verifier', async () => {
     const { back } = await signInWithMicrosoft('user@example.com')
     const response = await exchangeRaw(back.searchParams.get('code')!, 'x'.repeat(50))
-    expect(response.status).toBe(403)
+    expect(response.status).toBe(400)
     expect((await response.json()).error_code).toBe('bad_code_verifier')
   })
 

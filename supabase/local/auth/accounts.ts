@@ -4,6 +4,7 @@ import type { ServerConfig } from '../context'
 import type { Sql } from '../database'
 import { AuthError, badRequest } from './errors'
 import { sendAuthMail, type MailKind } from './mailer'
+import { PKCE_PREFIX, type Challenge } from './pkce'
 import type { AuthContext } from './request-limits'
 import { issuer } from './tokens'
 import { USER_COLUMNS, type UserRow } from './users'
@@ -186,7 +187,8 @@ export interface IssuedLink {
 
 /**
  * Stores a fresh token of `slot` for the user (hashed only: the code and the link go to the mailbox, never to the
- * database), replacing any pending one, and builds the link GoTrue puts in its e-mails.
+ * database), replacing any pending one, and builds the link GoTrue puts in its e-mails. A link of the PKCE flow has
+ * GoTrue's pkce_ prefix, which tells /verify to answer with an auth code.
  */
 export async function issueLink(
   sql: Sql,
@@ -196,9 +198,10 @@ export async function issueLink(
   type: string,
   redirectTo: string,
   now: Date,
+  pkce = false,
 ): Promise<IssuedLink> {
   const otp = newOtp()
-  const hashedToken = tokenHash(user.address, otp)
+  const hashedToken = (pkce ? PKCE_PREFIX : '') + tokenHash(user.address, otp)
   const { token, sentAt } = SLOT_COLUMNS[slot]
   await sql.query(`update auth.users set ${token} = $2, ${sentAt} = $3 where id = $1`, [user.id, hashedToken, now])
   const actionLink = `${issuer(req)}/verify?token=${hashedToken}&type=${type}&redirect_to=${encodeURIComponent(redirectTo)}`
@@ -215,10 +218,17 @@ export async function mailLink(
   slot: TokenSlot,
   redirectTo: string,
   now: Date,
+  challenge?: Challenge,
 ): Promise<void> {
   await checkMailFrequency(sql, user.id, slot, now, context.config.mailerMaxFrequencySeconds)
   context.limits.admitMail(now.getTime())
-  await sendLink(sql, context.config, req, user, kind, slot, redirectTo, now)
+  await sendLink(sql, context.config, req, user, kind, slot, redirectTo, now, challenge !== undefined)
+  if (challenge) awaitPkceLink(context, user.id, kind, challenge, now)
+}
+
+/** Remembers the client's challenge for the link of `type` just mailed to the user, for as long as the link lives. */
+export function awaitPkceLink(context: AuthContext, userId: string, type: string, challenge: Challenge, now: Date): void {
+  context.pkce.awaitLink(userId, type, challenge, now.getTime(), otpExpirySeconds(context.config) * 1000)
 }
 
 /** Issues a token and mails its link and code, the limits already passed. Both e-mail change mails link to type email_change. */
@@ -231,8 +241,9 @@ export async function sendLink(
   slot: TokenSlot,
   redirectTo: string,
   now: Date,
+  pkce = false,
 ): Promise<void> {
-  const link = await issueLink(sql, req, user, slot, kind === 'email_change_current' ? 'email_change' : kind, redirectTo, now)
+  const link = await issueLink(sql, req, user, slot, kind === 'email_change_current' ? 'email_change' : kind, redirectTo, now, pkce)
   await sendAuthMail(config, kind, user.address, link.actionLink, link.otp)
 }
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { ServerConfig } from '../context'
 import type { Sql } from '../database'
-import { checkMailFrequency, sendLink } from './accounts'
+import { awaitPkceLink, checkMailFrequency, sendLink } from './accounts'
+import type { Challenge } from './pkce'
 import type { AuthContext } from './request-limits'
 
 /** GoTrue's answer to the first of the two confirmations of a secure e-mail change. */
@@ -19,6 +20,7 @@ export async function mailEmailChange(
   newEmail: string,
   redirectTo: string,
   now: Date,
+  challenge?: Challenge,
 ): Promise<void> {
   const { config, limits } = context
   await checkMailFrequency(tx, user.id, 'email_change', now, config.mailerMaxFrequencySeconds)
@@ -28,10 +30,12 @@ export async function mailEmailChange(
       where id = $1`,
     [user.id, newEmail, now],
   )
-  await sendLink(tx, config, req, { id: user.id, address: newEmail }, 'email_change', 'email_change', redirectTo, now)
+  const pkce = challenge !== undefined
+  await sendLink(tx, config, req, { id: user.id, address: newEmail }, 'email_change', 'email_change', redirectTo, now, pkce)
   if (config.mailerSecureEmailChange && user.email) {
-    await sendLink(tx, config, req, { id: user.id, address: user.email }, 'email_change_current', 'email_change_current', redirectTo, now)
+    await sendLink(tx, config, req, { id: user.id, address: user.email }, 'email_change_current', 'email_change_current', redirectTo, now, pkce)
   }
+  if (challenge) awaitPkceLink(context, user.id, 'email_change', challenge, now)
 }
 
 /**

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import type { ApiContext } from '../context'
 import type { Sql } from '../database'
 import {
   SLOT_COLUMNS,
@@ -23,6 +22,7 @@ import {
 import type { Authenticated } from './authenticate'
 import { AuthError, badRequest } from './errors'
 import { clientInfo, tokenResponse } from './grants'
+import { PKCE_PREFIX, challengeParams } from './pkce'
 import { readParams, stringParam } from './params'
 import { requireReauthentication } from './reauthentication'
 import { SINGLE_CONFIRMATION_ACCEPTED, awaitsOtherConfirmation, mailEmailChange } from './email-change'
@@ -53,6 +53,7 @@ export async function signup(context: AuthContext, req: IncomingMessage, url: UR
   if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password')
   checkPassword(password, config)
   const data = objectParam(params, 'data')
+  const challenge = challengeParams(params)
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
   if (config.mailerAutoconfirm) {
@@ -82,7 +83,7 @@ export async function signup(context: AuthContext, req: IncomingMessage, url: UR
       }
     }
     const user = existing ?? (await createUser(tx, { email, password, userMetadata: data }, now))
-    await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now)
+    await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now, challenge)
     return userJson(tx, (await reloadUser(tx, user.id))!)
   })
 }
@@ -92,11 +93,12 @@ export async function recover(context: AuthContext, req: IncomingMessage, url: U
   const { db, config } = context
   const params = await readParams(req)
   const email = validEmail(stringParam(params, 'email'), 'Password recovery requires an email')
+  const challenge = challengeParams(params)
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
   await db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email)
-    if (user) await mailLink(tx, context, req, address(user), 'recovery', 'recovery', redirectTo, now)
+    if (user) await mailLink(tx, context, req, address(user), 'recovery', 'recovery', redirectTo, now, challenge)
   })
   return {}
 }
@@ -109,6 +111,7 @@ export async function otp(context: AuthContext, req: IncomingMessage, url: URL):
   const email = validEmail(stringParam(params, 'email'))
   const createAllowed = booleanParam(params, 'create_user', true)
   const data = objectParam(params, 'data')
+  const challenge = challengeParams(params)
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
   const now = clock(config)
   await db.transaction(async (tx) => {
@@ -118,8 +121,8 @@ export async function otp(context: AuthContext, req: IncomingMessage, url: URL):
       if (!config.enableSignup) throw signupDisabled('Signups not allowed for otp')
       user = await createUser(tx, { email, userMetadata: data }, now)
     }
-    if (user.email_confirmed_at) await mailLink(tx, context, req, address(user), 'magiclink', 'recovery', redirectTo, now)
-    else await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now)
+    if (user.email_confirmed_at) await mailLink(tx, context, req, address(user), 'magiclink', 'recovery', redirectTo, now, challenge)
+    else await mailLink(tx, context, req, address(user), 'signup', 'confirmation', redirectTo, now, challenge)
   })
   return {}
 }
@@ -142,15 +145,19 @@ const HALF_CONFIRMED = Symbol('half confirmed')
 const isEmailChange = (slot: TokenSlot) => slot === 'email_change' || slot === 'email_change_current'
 
 /**
- * Consumes a pending token (by its hash, or by the address and the six-digit code) and opens a session. The token
- * is cleared in the same statement that finds it, so a link works once even when it is followed twice at once.
+ * Consumes a pending token (by its hash, or by the address and the six-digit code) and opens a session, or for a
+ * followed link of the PKCE flow issues the auth code of the link's flow state instead (none: the token stays, as
+ * GoTrue rolls back). The token is cleared in the same statement that finds it, so a link works once even when it
+ * is followed twice at once. A token of the PKCE flow is stored with its pkce_ prefix: the code and a hash without
+ * it match it too.
  */
 async function consumeToken(
-  context: ApiContext,
+  context: AuthContext,
   req: IncomingMessage,
   type: string,
   token: { hash: string; email?: string },
-): Promise<TokenResponse | typeof HALF_CONFIRMED> {
+  answer: 'session' | 'code' = 'session',
+): Promise<TokenResponse | typeof HALF_CONFIRMED | { code: string }> {
   const { db, config } = context
   const verification = VERIFY_TYPES[type]
   if (!verification) throw badRequest('validation_failed', `Unsupported verification type: ${type}`)
@@ -161,7 +168,8 @@ async function consumeToken(
       const { token: column, sentAt } = SLOT_COLUMNS[slot]
       const addressColumn = slot === 'email_change' ? 'email_change' : 'email'
       const { rows } = await tx.query<{ id: string; fresh: boolean }>(
-        `update auth.users set ${column} = '' where ${column} = $1 and ($2::text is null or lower(${addressColumn}) = lower($2))
+        `update auth.users set ${column} = '' where ${column} in ($1::text, '${PKCE_PREFIX}' || $1::text)
+          and ($2::text is null or lower(${addressColumn}) = lower($2))
           and deleted_at is null
           returning id::text as id, coalesce(${sentAt} >= $3, false) as fresh`,
         [token.hash, token.email ?? null, oldest],
@@ -175,6 +183,7 @@ async function consumeToken(
       if (isBanned(before)) return badRequest('user_banned', 'User is banned')
       if (isEmailChange(slot) && (await awaitsOtherConfirmation(tx, config, found.id))) return HALF_CONFIRMED
       await applyVerification(tx, found.id, slot, now)
+      if (answer === 'code') return { code: context.pkce.codeForLink(found.id, type, now.getTime()) }
       return startSession(tx, (await reloadUser(tx, found.id))!, clientInfo(req))
     }
     return undefined
@@ -182,7 +191,7 @@ async function consumeToken(
   if (!result) throw otpExpired()
   // Thrown after the commit, so that the spent token stays spent.
   if (result instanceof AuthError) throw result
-  if (result === HALF_CONFIRMED) return result
+  if (result === HALF_CONFIRMED || 'code' in result) return result
   return tokenResponse(context, req, result, verification.method)
 }
 
@@ -208,7 +217,7 @@ async function applyVerification(tx: Sql, id: string, slot: TokenSlot, now: Date
 }
 
 /** POST /verify: the JSON form supabase-js's verifyOtp uses. */
-export async function verifyPost(context: ApiContext, req: IncomingMessage): Promise<TokenResponse | Record<string, string>> {
+export async function verifyPost(context: AuthContext, req: IncomingMessage): Promise<TokenResponse | Record<string, string>> {
   const params = await readParams(req)
   const type = stringParam(params, 'type')
   const hash = stringParam(params, 'token_hash')
@@ -216,39 +225,59 @@ export async function verifyPost(context: ApiContext, req: IncomingMessage): Pro
   const email = stringParam(params, 'email')
   if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type')
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
-  let result: TokenResponse | typeof HALF_CONFIRMED
+  let result: Awaited<ReturnType<typeof consumeToken>>
   if (hash) result = await consumeToken(context, req, type, { hash })
   else if (!code) throw badRequest('validation_failed', 'Verify requires either a token or a token hash')
   else if (!email) throw badRequest('validation_failed', 'Only an email address or phone number should be provided on verify')
   else result = await consumeToken(context, req, type, { hash: tokenHash(email, code), email })
-  return result === HALF_CONFIRMED ? { msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' } : result
+  if (result === HALF_CONFIRMED) return { msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' }
+  // POST /verify always answers with a session, whichever flow mailed the token, as GoTrue's verifyPost.
+  if ('code' in result) throw new Error('POST /verify asked for a session')
+  return result
 }
 
-/** GET /verify: the e-mailed link. Success or failure, the browser is sent back with the outcome in the fragment. */
-export async function verifyGet(context: ApiContext, req: IncomingMessage, url: URL): Promise<string> {
+/**
+ * GET /verify: the e-mailed link. Success or failure, the browser is sent back with the outcome in the fragment; a
+ * link of the PKCE flow (its token prefixed pkce_) sends it back with ?code= instead, and with the error or message
+ * in the query as well.
+ */
+export async function verifyGet(context: AuthContext, req: IncomingMessage, url: URL): Promise<string> {
   const type = url.searchParams.get('type') ?? ''
   const hash = url.searchParams.get('token') ?? ''
   if (type === '') throw badRequest('validation_failed', 'Verify requires a verification type')
   if (hash === '') throw badRequest('validation_failed', 'Verify requires a token or a token hash')
   const target = redirectTarget(context.config, url.searchParams.get('redirect_to'))
+  const pkce = hash.startsWith(PKCE_PREFIX)
   try {
-    const session = await consumeToken(context, req, type, { hash })
-    if (session === HALF_CONFIRMED) return `${target}#${new URLSearchParams({ message: SINGLE_CONFIRMATION_ACCEPTED })}`
+    const outcome = await consumeToken(context, req, type, { hash }, pkce ? 'code' : 'session')
+    if (outcome === HALF_CONFIRMED) return redirectWith(target, { message: SINGLE_CONFIRMATION_ACCEPTED }, pkce)
+    if ('code' in outcome) return withQuery(target, { code: outcome.code })
     const fragment = new URLSearchParams({
-      access_token: session.access_token,
-      expires_at: String(session.expires_at),
-      expires_in: String(session.expires_in),
-      refresh_token: session.refresh_token,
-      token_type: session.token_type,
+      access_token: outcome.access_token,
+      expires_at: String(outcome.expires_at),
+      expires_in: String(outcome.expires_in),
+      refresh_token: outcome.refresh_token,
+      token_type: outcome.token_type,
       type,
     })
     return `${target}#${fragment}`
   } catch (error) {
     if (!(error instanceof AuthError)) throw error
     const description = error.code === 'otp_expired' ? 'Email link is invalid or has expired' : error.message
-    const fragment = new URLSearchParams({ error: 'access_denied', error_code: error.code, error_description: description })
-    return `${target}#${fragment}`
+    return redirectWith(target, { error: 'access_denied', error_code: error.code, error_description: description }, pkce)
   }
+}
+
+/** The redirect with `params` in its fragment, and for the PKCE flow in its query too, as GoTrue's. */
+function redirectWith(target: string, params: Record<string, string>, inQuery: boolean): string {
+  const base = inQuery ? withQuery(target, params) : target
+  return `${base.split('#')[0]}#${new URLSearchParams(params)}`
+}
+
+function withQuery(target: string, params: Record<string, string>): string {
+  const url = new URL(target)
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+  return url.toString()
 }
 
 /** PUT /user: the signed-in person changes their password, their metadata, or their e-mail (confirmed by a link). */
@@ -260,6 +289,7 @@ export async function updateUser(context: AuthContext, req: IncomingMessage, url
   const data = objectParam(params, 'data')
   if (stringParam(params, 'phone')) throw new AuthError(422, 'phone_provider_disabled', 'Unsupported phone provider')
   const email = rawEmail ? validEmail(rawEmail) : undefined
+  const challenge = challengeParams(params)
   if (password !== undefined) checkPassword(password, config)
   if (password !== undefined) await requireReauthentication(context, who, stringParam(params, 'nonce'))
   const redirectTo = redirectTarget(config, url.searchParams.get('redirect_to'))
@@ -290,7 +320,7 @@ export async function updateUser(context: AuthContext, req: IncomingMessage, url
     }
     if (email && email !== who.user.email?.toLowerCase()) {
       if (await findUserByEmail(tx, email)) throw emailExists()
-      await mailEmailChange(tx, context, req, { id, email: who.user.email }, email, redirectTo, now)
+      await mailEmailChange(tx, context, req, { id, email: who.user.email }, email, redirectTo, now, challenge)
     }
     return userJson(tx, (await reloadUser(tx, id))!)
   })

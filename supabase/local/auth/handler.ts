@@ -16,6 +16,7 @@ import { clock } from './accounts'
 import { authorize, health, settings } from './instance'
 import { OidcFlows } from './oidc'
 import { pgcryptoVerifier } from './passwords'
+import { PkceFlows, pkceGrant } from './pkce'
 import { FailedSignInLimiter } from './rate-limit'
 import { AuthRateLimiter, authRateLimits, type AddressLimit, type AuthContext } from './request-limits'
 import { endSessions, type LogoutScope } from './sessions'
@@ -48,11 +49,11 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     windowSeconds: config.signInFailureWindowSeconds,
   })
   const verify = pgcryptoVerifier(db)
-  const auth: AuthContext = { ...context, limits: new AuthRateLimiter(authRateLimits(config.authRateLimits)) }
+  const auth: AuthContext = { ...context, limits: new AuthRateLimiter(authRateLimits(config.authRateLimits)), pkce: new PkceFlows() }
   // Counts the request against the client address's bucket of this kind, or answers GoTrue's 429.
   const admit = (kind: AddressLimit, req: IncomingMessage) => auth.limits.admit(kind, clientAddress(req), clock(config).getTime())
   // Sign-in with the OpenID Connect providers configured by AUTH_EXTERNAL_* (oidc-config.ts).
-  const oidc = new OidcFlows(context)
+  const oidc = new OidcFlows(context, auth.pkce)
 
   const routes: Record<string, Route> = {
     'POST /token': async (req, res, url) => {
@@ -60,7 +61,7 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
       if (grantType && TOKEN_GRANTS.has(grantType)) admit('tokenRefresh', req)
       if (grantType === 'password') return sendJson(res, 200, await passwordGrant(context, limiter, verify, req))
       if (grantType === 'refresh_token') return sendJson(res, 200, await refreshTokenGrant(context, req))
-      if (grantType === 'pkce') return sendJson(res, 200, await oidc.pkceGrant(req))
+      if (grantType === 'pkce') return sendJson(res, 200, await pkceGrant(context, auth.pkce, req))
       if (grantType === 'web3') throw web3Disabled()
       if (grantType === 'id_token') return idTokenGrant(req)
       throw badRequest('invalid_credentials', 'unsupported_grant_type')
@@ -121,12 +122,12 @@ export function createAuthHandler(context: ApiContext): RouteHandler {
     },
     'POST /verify': async (req, res) => {
       admit('tokenVerifications', req)
-      sendJson(res, 200, await verifyPost(context, req))
+      sendJson(res, 200, await verifyPost(auth, req))
     },
     // GoTrue answers a followed link with 303 See Other to the redirect, the outcome in the fragment.
     'GET /verify': async (req, res, url) => {
       admit('tokenVerifications', req)
-      send(res, 303, '', { Location: await verifyGet(context, req, url) })
+      send(res, 303, '', { Location: await verifyGet(auth, req, url) })
     },
     'POST /invite': async (req, res, url) => {
       await requireAdmin(context, req)

@@ -1,15 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import type { ApiContext } from '../context'
 import type { Sql } from '../database'
 import { clock, createUser, findUserByEmail, redirectTarget, reloadUser } from './accounts'
 import { AuthError, badRequest } from './errors'
-import { clientInfo, tokenResponse } from './grants'
 import { oidcProvidersFromEnv, type OidcProviderConfig, type OidcProviderName } from './oidc-config'
-import { readParams, stringParam } from './params'
-import { startSession } from './sessions'
-import { issuer, type TokenResponse } from './tokens'
+import { s256, type PkceFlows } from './pkce'
+import { issuer } from './tokens'
 import { isBanned, type UserRow } from './users'
 
 /**
@@ -36,29 +34,20 @@ interface FlowState {
   expiresAt: number
 }
 
-interface AuthCode {
-  userId: string
-  codeChallenge: string
-  codeChallengeMethod: 's256' | 'plain'
-  expiresAt: number
-}
-
 // GoTrue's flow state lives five minutes; the provider's page may take longer to fill in: ten.
 const FLOW_LIFETIME_MS = 10 * 60_000
-const CODE_LIFETIME_MS = 5 * 60_000
 const MAX_PENDING = 10_000
 
 const token = () => randomBytes(32).toString('base64url')
-const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
 
 export class OidcFlows {
   private readonly providers: Map<OidcProviderName, OidcProviderConfig>
   private readonly discoveries = new Map<string, Promise<Discovery>>()
   private readonly flows = new Map<string, FlowState>()
-  private readonly codes = new Map<string, AuthCode>()
 
   constructor(
     private readonly context: ApiContext,
+    private readonly pkce: PkceFlows,
     env: NodeJS.ProcessEnv = process.env,
   ) {
     this.providers = oidcProvidersFromEnv(env)
@@ -91,8 +80,7 @@ export class OidcFlows {
 
   private prune(now: number): void {
     for (const [key, flow] of this.flows) if (flow.expiresAt < now) this.flows.delete(key)
-    for (const [key, code] of this.codes) if (code.expiresAt < now) this.codes.delete(key)
-    if (this.flows.size > MAX_PENDING || this.codes.size > MAX_PENDING) throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
+    if (this.flows.size > MAX_PENDING) throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
   }
 
   /** GET /authorize: where to send the browser, at the provider. */
@@ -160,8 +148,8 @@ export class OidcFlows {
     }
     const outcome = await this.context.db.transaction((tx) => this.signInPerson(tx, flow.provider, claims, email))
     if ('refusal' in outcome) return withParams(flow.redirectTo, { error: 'access_denied', error_description: outcome.refusal })
-    const code = token()
-    this.codes.set(code, { userId: outcome.user.id, codeChallenge: flow.codeChallenge, codeChallengeMethod: flow.codeChallengeMethod, expiresAt: clock(this.context.config).getTime() + CODE_LIFETIME_MS })
+    const challenge = { codeChallenge: flow.codeChallenge, codeChallengeMethod: flow.codeChallengeMethod }
+    const code = this.pkce.issueCode(outcome.user.id, challenge, 'oauth', clock(this.context.config).getTime())
     return withParams(flow.redirectTo, { code })
   }
 
@@ -216,27 +204,6 @@ export class OidcFlows {
       [user.id, provider.name],
     )
     return { user: (await reloadUser(tx, user.id))! }
-  }
-
-  /** POST /token?grant_type=pkce: the one-time code and the app's verifier, for a session. */
-  async pkceGrant(req: IncomingMessage): Promise<TokenResponse> {
-    const params = await readParams(req)
-    const authCode = stringParam(params, 'auth_code')
-    const verifier = stringParam(params, 'code_verifier')
-    if (!authCode || !verifier) throw badRequest('validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
-    const code = this.codes.get(authCode)
-    this.codes.delete(authCode)
-    if (!code || code.expiresAt < clock(this.context.config).getTime()) {
-      throw new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found')
-    }
-    const expected = code.codeChallengeMethod === 's256' ? s256(verifier) : verifier
-    if (expected !== code.codeChallenge) throw new AuthError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier')
-    const issued = await this.context.db.transaction(async (tx) => {
-      const user = await reloadUser(tx, code.userId)
-      if (!user || isBanned(user)) throw badRequest('user_banned', 'User is banned')
-      return startSession(tx, user, clientInfo(req))
-    })
-    return tokenResponse(this.context, req, issued, 'oauth')
   }
 }
 

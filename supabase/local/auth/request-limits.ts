@@ -1,6 +1,7 @@
 import type { ApiContext, AuthRateLimits } from '../context'
 import { AuthError } from './errors'
 import { BoundedRecords, addressKey } from './rate-limit'
+import type { PkceFlows } from './pkce'
 
 export type { AuthRateLimits }
 
@@ -27,6 +28,8 @@ const DEFAULT_CAPACITY = 20_000
 /** The auth API's context with its limiter, which the flows that send e-mail need. */
 export interface AuthContext extends ApiContext {
   limits: AuthRateLimiter
+  /** The PKCE flow states: OAuth's and the e-mailed links' auth codes. */
+  pkce: PkceFlows
 }
 
 /** The limits in force: Supabase's defaults, with the server's own values where it sets them. */
