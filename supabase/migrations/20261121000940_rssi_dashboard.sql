@@ -198,19 +198,25 @@ begin
   ),
   -- With a filter, the window's campaigns no right in scope is attached to that decided on one: looked for only where
   -- the tallies say one may be, and only until one is found.
-  decided as (
+  candidates as materialized (
     select c.id
       from public.campaigns c
       join private.maybe_decided_campaigns(p_application_id, p_account_type) m (id) on m.id = c.id
      where v_filtered
        and private.campaign_in_window(c.status, c.start_date, c.end_date, p_from, p_to)
        and not exists (select 1 from tallied t where t.by_campaign and t.campaign_id = c.id and t.total > 0)
-       and exists (
-         select 1
-           from public.right_decisions d
-           join private.rights_in_scope(null, null, p_application_id, p_account_type) ur on ur.id = d.right_id
-          where d.campaign_id = c.id
-       )
+  ),
+  -- Campaign by campaign, stopping at the first: as a semi-join the planner hashed every decision of every campaign.
+  decided as (
+    select x.id
+      from candidates x
+     cross join lateral (
+       select 1
+         from public.right_decisions d
+         join private.rights_in_scope(null, null, p_application_id, p_account_type) ur on ur.id = d.right_id
+        where d.campaign_id = x.id
+        limit 1
+     ) found
   ),
   -- For one application, its rights' decisions (right_decisions_right_id_idx); otherwise the decisions per hour.
   activity as (
