@@ -54,7 +54,11 @@ export function ReminderDaysField({ days, onChange, length, endDate, error }: Re
             <li key={day} className="inline-flex items-center gap-1 rounded-full border border-primary-200 bg-primary-50 py-0.5 pl-3 pr-1 text-sm text-primary-900">
               <span>
                 {countText(day, 'jour', 'jours')}
-                {endDate && <span className="text-primary-700"> · {frenchDateText(reminderDay(endDate, day))}</span>}
+                {length !== null && day > length ? (
+                  <span className="text-gray-600"> · avant le début : pas envoyé</span>
+                ) : (
+                  endDate && <span className="text-primary-700"> · {frenchDateText(reminderDay(endDate, day))}</span>
+                )}
               </span>
               <button
                 type="button"

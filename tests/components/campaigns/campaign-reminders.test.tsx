@@ -108,13 +108,14 @@ describe('the campaign form’s reminders', () => {
   })
 
   it('keeps at submit the default days a short campaign leaves before its start, and refuses a delay out of range', async () => {
-    const { user, dialog, reminders } = renderForm()
+    const { user, dialog, reminders, chips } = renderForm()
     await fillReview(user, dialog, '01/03/2027', '05/03/2027')
     const delay = within(dialog).getByRole('textbox', { name: 'Escalade après la date de fin (jours)' })
     await user.clear(delay)
     await user.type(delay, '31')
     await user.click(within(dialog).getByRole('button', { name: 'Créer la campagne' }))
     expect(reminders()).not.toHaveAccessibleDescription(/tomberait/)
+    expect(chips()).toEqual(['7 jours · avant le début : pas envoyé', '3 jours · 02/03/2027', '1 jour · 04/03/2027'])
     expect(delay).toHaveAccessibleDescription(/^Le délai d'escalade est un nombre entier de jours, de 0 à 30\./)
     expect(save).not.toHaveBeenCalled()
 
