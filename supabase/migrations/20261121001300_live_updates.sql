@@ -167,22 +167,25 @@ as $$
    group by t.topic
 $$;
 
--- At commit: one private message per topic naming the kinds that changed for it; throttled topics in a fixed order,
--- so that two transactions lock their rows in the same order.
+-- At commit: one private message per topic naming the kinds that changed for it. The throttled topics come last, in a
+-- fixed order: two transactions lock their rows in the same order, and a campaign's start holds the admin and rssi
+-- rows (which every decision needs) only after its thousands of person messages are written, not while.
 create function private.send_pending_announcements() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
   v_pending text := coalesce(current_setting('live.pending', true), '');
-  v_now timestamptz := clock_timestamp();
   v_topic record;
 begin
   perform set_config('live.pending', '', true);
   delete from private.live_transactions t where t.txid = new.txid;
-  for v_topic in select p.topic, p.kinds from private.pending_announcements(v_pending) p order by p.topic loop
+  for v_topic in
+    select p.topic, p.kinds from private.pending_announcements(v_pending) p
+     order by private.is_throttled_topic(p.topic), p.topic
+  loop
     if private.is_throttled_topic(v_topic.topic) then
-      perform private.send_throttled(v_topic.topic, v_topic.kinds, v_now);
+      perform private.send_throttled(v_topic.topic, v_topic.kinds, clock_timestamp());
     else
       perform realtime.send(jsonb_build_object('kinds', to_jsonb(v_topic.kinds)), 'changed', v_topic.topic, true);
     end if;
