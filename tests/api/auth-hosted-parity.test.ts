@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { startMailCatcher, type MailCatcher } from '../../supabase/local/mail/catcher'
 import type { CaughtMessage } from '../../supabase/local/mail/message'
-import { startRestBackend, type RestBackend } from './support/rest'
+import { authBackendWithMail } from './support/auth-mail'
 
 // The rest of GoTrue's API as a hosted project serves it: /resend, /reauthenticate with secure password change,
 // generate_link's e-mail change types, and GoTrue's own refusals for what Recertif leaves switched off (SAML SSO,
@@ -12,27 +11,10 @@ import { startRestBackend, type RestBackend } from './support/rest'
 
 const SITE = 'http://127.0.0.1:5173'
 const PASSWORD = 'Secret123!'
-let catcher: MailCatcher
-let backend: RestBackend
-let now = new Date()
-let nextAddress = 0
+const mailed = authBackendWithMail('parity.example', { siteUrl: SITE })
+const { address, advance } = mailed
 
-beforeAll(async () => {
-  catcher = await startMailCatcher({ smtpPort: 0, webPort: 0 })
-  backend = await startRestBackend(undefined, { smtpUrl: catcher.smtpUrl, siteUrl: SITE, now: () => now, authRateLimits: { emailSent: 0 } })
-})
-afterAll(async () => {
-  await backend.close()
-  await catcher.close()
-})
-
-const address = (label: string) => `${label}.${++nextAddress}@parity.example`
-
-const advance = (seconds: number) => {
-  now = new Date(now.getTime() + seconds * 1000)
-}
-
-const mailsTo = (to: string): CaughtMessage[] => catcher.messages().filter((message) => message.envelope.to.includes(to))
+const mailsTo = (to: string): CaughtMessage[] => mailed.catcher.messages().filter((message) => message.envelope.to.includes(to))
 
 function lastMail(to: string): { message: CaughtMessage; link: string | undefined; code: string } {
   const message = mailsTo(to).at(-1)
@@ -46,10 +28,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 function auth(path: string, init: RequestInit & { bearer?: string } = {}): Promise<Response> {
   const { bearer, ...rest } = init
-  return fetch(`${backend.url}/auth/v1${path}`, {
+  return fetch(`${mailed.backend.url}/auth/v1${path}`, {
     ...rest,
     headers: {
-      apikey: backend.server.config.anonKey,
+      apikey: mailed.backend.server.config.anonKey,
       'Content-Type': 'application/json',
       'X-Supabase-Api-Version': '2024-01-01',
       ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
@@ -58,13 +40,13 @@ function auth(path: string, init: RequestInit & { bearer?: string } = {}): Promi
 }
 
 async function createAccount(email: string, confirmed = true): Promise<string> {
-  const { data, error } = await backend.service().auth.admin.createUser({ email, password: PASSWORD, email_confirm: confirmed })
+  const { data, error } = await mailed.backend.service().auth.admin.createUser({ email, password: PASSWORD, email_confirm: confirmed })
   if (error) throw error
   return data.user!.id
 }
 
 async function signedIn(email: string, password = PASSWORD): Promise<SupabaseClient> {
-  const client = backend.anon()
+  const client = mailed.backend.anon()
   const { error } = await client.auth.signInWithPassword({ email, password })
   if (error) throw error
   return client
@@ -77,23 +59,23 @@ async function accessToken(client: SupabaseClient): Promise<string> {
 
 /** Runs fn with GoTrue's secure password change on, as config.toml's [auth.email] secure_password_change would. */
 async function withSecurePasswordChange<T>(fn: () => Promise<T>): Promise<T> {
-  backend.server.config.securePasswordChange = true
+  mailed.backend.server.config.securePasswordChange = true
   try {
     return await fn()
   } finally {
-    backend.server.config.securePasswordChange = undefined
+    mailed.backend.server.config.securePasswordChange = undefined
   }
 }
 
 /** Makes the person's sessions look a day and an hour old, as GoTrue sees a session not recently signed in. */
 const ageSessions = (userId: string) =>
-  backend.db.query(`update auth.sessions set created_at = created_at - interval '25 hours' where user_id = $1`, [userId])
+  mailed.backend.db.query(`update auth.sessions set created_at = created_at - interval '25 hours' where user_id = $1`, [userId])
 
 describe('POST /resend', () => {
   it('mails a sign-up confirmation again to an account not yet confirmed, whose link confirms it', async () => {
     const email = address('attente')
     await createAccount(email, false)
-    const { data, error } = await backend.anon().auth.resend({ type: 'signup', email, options: { emailRedirectTo: `${SITE}/bienvenue` } })
+    const { data, error } = await mailed.backend.anon().auth.resend({ type: 'signup', email, options: { emailRedirectTo: `${SITE}/bienvenue` } })
     expect(error).toBeNull()
     expect(data).toMatchObject({ user: null, session: null })
     const { message, link } = lastMail(email)
@@ -121,12 +103,12 @@ describe('POST /resend', () => {
   it('holds to the per-account mail interval: 429 over_email_send_rate_limit, then again after it', async () => {
     const email = address('intervalle')
     await createAccount(email, false)
-    expect((await backend.anon().auth.resend({ type: 'signup', email })).error).toBeNull()
-    const { error } = await backend.anon().auth.resend({ type: 'signup', email })
+    expect((await mailed.backend.anon().auth.resend({ type: 'signup', email })).error).toBeNull()
+    const { error } = await mailed.backend.anon().auth.resend({ type: 'signup', email })
     expect(error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' })
     expect(mailsTo(email)).toHaveLength(1)
     advance(60)
-    expect((await backend.anon().auth.resend({ type: 'signup', email })).error).toBeNull()
+    expect((await mailed.backend.anon().auth.resend({ type: 'signup', email })).error).toBeNull()
     expect(mailsTo(email)).toHaveLength(2)
   })
 
@@ -138,16 +120,16 @@ describe('POST /resend', () => {
     expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull()
     const first = lastMail(newEmail).code
     advance(60)
-    const { error } = await backend.anon().auth.resend({ type: 'email_change', email })
+    const { error } = await mailed.backend.anon().auth.resend({ type: 'email_change', email })
     expect(error).toBeNull()
     expect(mailsTo(newEmail)).toHaveLength(2)
     const { message, code } = lastMail(newEmail)
     expect(message.subject).toBe('Confirmez votre nouvelle adresse e-mail')
     if (first !== code) {
-      const stale = await backend.anon().auth.verifyOtp({ email: newEmail, token: first, type: 'email_change' })
+      const stale = await mailed.backend.anon().auth.verifyOtp({ email: newEmail, token: first, type: 'email_change' })
       expect(stale.error).toMatchObject({ status: 403, code: 'otp_expired' })
     }
-    const { data, error: verifyError } = await backend.anon().auth.verifyOtp({ email: newEmail, token: code, type: 'email_change' })
+    const { data, error: verifyError } = await mailed.backend.anon().auth.verifyOtp({ email: newEmail, token: code, type: 'email_change' })
     expect(verifyError).toBeNull()
     expect(data.user?.email).toBe(newEmail)
   })
@@ -155,12 +137,12 @@ describe('POST /resend', () => {
   it('sends nothing for email_change when no change is pending', async () => {
     const email = address('sans-changement')
     await createAccount(email)
-    expect((await backend.anon().auth.resend({ type: 'email_change', email })).error).toBeNull()
+    expect((await mailed.backend.anon().auth.resend({ type: 'email_change', email })).error).toBeNull()
     expect(mailsTo(email)).toEqual([])
   })
 
   it('refuses phone types as GoTrue with its phone provider off, and a bad type or address in its words', async () => {
-    const anon = backend.anon()
+    const anon = mailed.backend.anon()
     for (const type of ['sms', 'phone_change'] as const) {
       const { error } = await anon.auth.resend({ type, phone: '+33612345678' })
       expect(error).toMatchObject({ status: 400, code: 'phone_provider_disabled', message: 'Phone logins are disabled' })
@@ -190,7 +172,7 @@ describe('GET /reauthenticate and secure password change', () => {
     const { message, link, code } = lastMail(email)
     expect(message.subject).toBe('Confirmez votre identité')
     expect(link).toBeUndefined()
-    const { rows } = await backend.db.query<{ reauthentication_token: string }>('select reauthentication_token from auth.users where id = $1', [id])
+    const { rows } = await mailed.backend.db.query<{ reauthentication_token: string }>('select reauthentication_token from auth.users where id = $1', [id])
     expect(rows[0]!.reauthentication_token).toBe(sha256(email + code))
   })
 
@@ -265,7 +247,7 @@ describe('GET /reauthenticate and secure password change', () => {
 describe('what Recertif leaves switched off, refused in GoTrue\'s words', () => {
   it('SAML SSO: 404 saml_provider_disabled on every /sso route', async () => {
     for (const params of [{ domain: 'example.com' }, { providerId: '00000000-0000-4000-8000-000000000000' }]) {
-      const { data, error } = await backend.anon().auth.signInWithSSO(params)
+      const { data, error } = await mailed.backend.anon().auth.signInWithSSO(params)
       expect(data).toBeNull()
       expect(error).toMatchObject({ status: 404, code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' })
     }
@@ -277,18 +259,18 @@ describe('what Recertif leaves switched off, refused in GoTrue\'s words', () => 
   })
 
   it('Web3 sign-in: 422 web3_provider_disabled', async () => {
-    const { error } = await backend.anon().auth.signInWithWeb3({ chain: 'solana', message: 'recertif.example', signature: new Uint8Array([1, 2, 3]) })
+    const { error } = await mailed.backend.anon().auth.signInWithWeb3({ chain: 'solana', message: 'recertif.example', signature: new Uint8Array([1, 2, 3]) })
     expect(error).toMatchObject({ status: 422, code: 'web3_provider_disabled', message: 'Web3 provider is disabled' })
   })
 
   it('ID-token sign-in: 400 provider_disabled naming the issuer, and GoTrue\'s checks of the request', async () => {
-    const google = await backend.anon().auth.signInWithIdToken({ provider: 'google', token: 'x.y.z' })
+    const google = await mailed.backend.anon().auth.signInWithIdToken({ provider: 'google', token: 'x.y.z' })
     expect(google.error).toMatchObject({ status: 400, code: 'provider_disabled', message: 'Provider (issuer "https://accounts.google.com") is not enabled' })
     const tenant = 'https://login.microsoftonline.com/0b1c2d3e-0000-4000-8000-000000000000/v2.0'
     const payload = Buffer.from(JSON.stringify({ iss: tenant, sub: 'x' })).toString('base64url')
-    const azure = await backend.anon().auth.signInWithIdToken({ provider: 'azure', token: `eyJhbGciOiJub25lIn0.${payload}.` })
+    const azure = await mailed.backend.anon().auth.signInWithIdToken({ provider: 'azure', token: `eyJhbGciOiJub25lIn0.${payload}.` })
     expect(azure.error).toMatchObject({ status: 400, code: 'provider_disabled', message: `Provider (issuer "${tenant}") is not enabled` })
-    const undetectable = await backend.anon().auth.signInWithIdToken({ provider: 'azure', token: 'not-a-jwt' })
+    const undetectable = await mailed.backend.anon().auth.signInWithIdToken({ provider: 'azure', token: 'not-a-jwt' })
     expect(undetectable.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Unable to detect issuer in ID token for Azure provider' })
     const grant = (body: Record<string, string>) => auth('/token?grant_type=id_token', { method: 'POST', body: JSON.stringify(body) })
     const custom = await grant({ id_token: 'x', provider: 'maison' })
@@ -325,7 +307,7 @@ describe('generate_link for an e-mail change', () => {
     const email = address('avant')
     const newEmail = address('apres')
     await createAccount(email)
-    const { data, error } = await backend.service().auth.admin.generateLink({ type: 'email_change_new', email, newEmail })
+    const { data, error } = await mailed.backend.service().auth.admin.generateLink({ type: 'email_change_new', email, newEmail })
     expect(error).toBeNull()
     const { action_link, email_otp, hashed_token, verification_type } = data.properties!
     expect(verification_type).toBe('email_change_new')
@@ -347,8 +329,8 @@ describe('generate_link for an e-mail change', () => {
     const email = address('code-avant')
     const newEmail = address('code-apres')
     await createAccount(email)
-    const { data } = await backend.service().auth.admin.generateLink({ type: 'email_change_new', email, newEmail })
-    const verified = await backend.anon().auth.verifyOtp({ email: newEmail, token: data.properties!.email_otp, type: 'email_change' })
+    const { data } = await mailed.backend.service().auth.admin.generateLink({ type: 'email_change_new', email, newEmail })
+    const verified = await mailed.backend.anon().auth.verifyOtp({ email: newEmail, token: data.properties!.email_otp, type: 'email_change' })
     expect(verified.error).toBeNull()
     expect(verified.data.user?.email).toBe(newEmail)
   })
@@ -358,7 +340,7 @@ describe('generate_link for an e-mail change', () => {
     const taken = address('prise')
     await createAccount(email)
     await createAccount(taken)
-    const admin = backend.service().auth.admin
+    const admin = mailed.backend.service().auth.admin
     const current = await admin.generateLink({ type: 'email_change_current', email, newEmail: address('autre') })
     expect(current.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Enable secure email change to generate link for current email' })
     const missing = await admin.generateLink({ type: 'email_change_new', email, newEmail: '' })
@@ -374,16 +356,16 @@ describe('generate_link for an e-mail change', () => {
 
 /** Runs fn with GoTrue's secure e-mail change on, as config.toml's [auth.email] double_confirm_changes would. */
 async function withSecureEmailChange<T>(fn: () => Promise<T>): Promise<T> {
-  backend.server.config.mailerSecureEmailChange = true
+  mailed.backend.server.config.mailerSecureEmailChange = true
   try {
     return await fn()
   } finally {
-    backend.server.config.mailerSecureEmailChange = undefined
+    mailed.backend.server.config.mailerSecureEmailChange = undefined
   }
 }
 
 const emailOf = async (id: string) =>
-  (await backend.db.query<{ email: string }>('select email from auth.users where id = $1', [id])).rows[0]!.email
+  (await mailed.backend.db.query<{ email: string }>('select email from auth.users where id = $1', [id])).rows[0]!.email
 
 describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
   it('mails both addresses; the first link followed is only accepted, the second changes the address', async () => {
@@ -419,7 +401,7 @@ describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
       const half = await auth('/verify', { method: 'POST', body: JSON.stringify({ type: 'email_change', email, token: lastMail(email).code }) })
       expect(half.status).toBe(200)
       expect(await half.json()).toEqual({ msg: 'Confirmation link accepted. Please proceed to confirm link sent to the other email', code: '200' })
-      const { data, error } = await backend.anon().auth.verifyOtp({ type: 'email_change', email: newEmail, token: lastMail(newEmail).code })
+      const { data, error } = await mailed.backend.anon().auth.verifyOtp({ type: 'email_change', email: newEmail, token: lastMail(newEmail).code })
       expect(error).toBeNull()
       expect(data.user?.email).toBe(newEmail)
     })
@@ -433,7 +415,7 @@ describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
     await withSecureEmailChange(async () => {
       expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull()
       advance(60)
-      expect((await backend.anon().auth.resend({ type: 'email_change', email })).error).toBeNull()
+      expect((await mailed.backend.anon().auth.resend({ type: 'email_change', email })).error).toBeNull()
     })
     expect(mailsTo(email)).toHaveLength(2)
     expect(mailsTo(newEmail)).toHaveLength(2)
@@ -443,7 +425,7 @@ describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
     const email = address('lien-double')
     const newEmail = address('lien-double-apres')
     const id = await createAccount(email)
-    const admin = backend.service().auth.admin
+    const admin = mailed.backend.service().auth.admin
     await withSecureEmailChange(async () => {
       const current = await admin.generateLink({ type: 'email_change_current', email, newEmail })
       expect(current.error).toBeNull()
@@ -466,13 +448,13 @@ describe('secure e-mail change (GoTrue: double_confirm_changes)', () => {
 describe('admin list filter', () => {
   it('keeps the accounts whose e-mail or full_name contains the filter, counted in X-Total-Count', async () => {
     const tag = `filtre${Date.now()}`
-    const admin = backend.service().auth.admin
+    const admin = mailed.backend.service().auth.admin
     await admin.createUser({ email: `${tag}.a@parity.example` })
     await admin.createUser({ email: address('nom'), user_metadata: { full_name: `Élise ${tag.toUpperCase()}` } })
     await admin.createUser({ email: address('autre') })
-    const { serviceRoleKey } = backend.server.config
+    const { serviceRoleKey } = mailed.backend.server.config
     const list = async (filter: string) => {
-      const response = await fetch(`${backend.url}/auth/v1/admin/users?filter=${encodeURIComponent(filter)}`, {
+      const response = await fetch(`${mailed.backend.url}/auth/v1/admin/users?filter=${encodeURIComponent(filter)}`, {
         headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}` },
       })
       const body = (await response.json()) as { users: Array<{ email: string }> }
@@ -488,7 +470,7 @@ describe('admin list filter', () => {
 
 describe('other surfaces switched off, refused by GoTrue\'s middleware', () => {
   it('anonymous sign-ins: 422 anonymous_provider_disabled', async () => {
-    const { data, error } = await backend.anon().auth.signInAnonymously()
+    const { data, error } = await mailed.backend.anon().auth.signInAnonymously()
     expect(data.session).toBeNull()
     expect(error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' })
   })
@@ -510,7 +492,7 @@ describe('other surfaces switched off, refused by GoTrue\'s middleware', () => {
     const token = await accessToken(await signedIn(email))
     await expectRefusal(await auth('/user/oauth/grants', { bearer: token }), 404, oauth)
     await expectRefusal(await auth('/admin/oauth/clients', { bearer: token }), 403, { code: 'not_admin' })
-    const { serviceRoleKey } = backend.server.config
+    const { serviceRoleKey } = mailed.backend.server.config
     await expectRefusal(await auth('/admin/oauth/clients', { bearer: serviceRoleKey }), 404, oauth)
   })
 })

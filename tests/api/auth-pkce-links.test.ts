@@ -1,8 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMailCatcher, type MailCatcher } from '../../supabase/local/mail/catcher'
-import { startRestBackend, type RestBackend } from './support/rest'
+import { describe, expect, it } from 'vitest'
+import { authBackendWithMail } from './support/auth-mail'
 
 // E-mailed links of the PKCE flow, as a hosted project serves them: a supabase-js client with flowType 'pkce' sends
 // its code challenge with the request, the mailed link (followed as a browser would, without its redirect) comes
@@ -11,25 +10,8 @@ import { startRestBackend, type RestBackend } from './support/rest'
 
 const SITE = 'http://127.0.0.1:5173'
 const PASSWORD = 'Secret123!'
-let catcher: MailCatcher
-let backend: RestBackend
-let now = new Date()
-let nextAddress = 0
-
-beforeAll(async () => {
-  catcher = await startMailCatcher({ smtpPort: 0, webPort: 0 })
-  backend = await startRestBackend(undefined, { smtpUrl: catcher.smtpUrl, siteUrl: SITE, now: () => now, enableSignup: true, authRateLimits: { emailSent: 0 } })
-})
-afterAll(async () => {
-  await backend.close()
-  await catcher.close()
-})
-
-const address = (label: string) => `${label}.${++nextAddress}@pkce.example`
-
-const advance = (seconds: number) => {
-  now = new Date(now.getTime() + seconds * 1000)
-}
+const mailed = authBackendWithMail('pkce.example', { siteUrl: SITE, enableSignup: true })
+const { address, advance } = mailed
 
 /** The app's client: PKCE, its verifier kept in a storage the test can read. */
 function pkceApp(): { app: SupabaseClient; verifier: () => string } {
@@ -39,7 +21,7 @@ function pkceApp(): { app: SupabaseClient; verifier: () => string } {
     store.set(key, value)
     if (key.endsWith('-code-verifier')) lastVerifier = value
   }
-  const app = createClient(backend.url, backend.server.config.anonKey, {
+  const app = createClient(mailed.backend.url, mailed.backend.server.config.anonKey, {
     auth: {
       flowType: 'pkce',
       persistSession: true,
@@ -58,7 +40,7 @@ function pkceApp(): { app: SupabaseClient; verifier: () => string } {
 }
 
 function lastMail(to: string): { link: string; code: string } {
-  const message = catcher
+  const message = mailed.catcher
     .messages()
     .filter((m) => m.envelope.to.includes(to))
     .at(-1)
@@ -77,15 +59,15 @@ async function follow(link: string): Promise<URL> {
 }
 
 function exchange(authCode: string, codeVerifier: string): Promise<Response> {
-  return fetch(`${backend.url}/auth/v1/token?grant_type=pkce`, {
+  return fetch(`${mailed.backend.url}/auth/v1/token?grant_type=pkce`, {
     method: 'POST',
-    headers: { apikey: backend.server.config.anonKey, 'Content-Type': 'application/json' },
+    headers: { apikey: mailed.backend.server.config.anonKey, 'Content-Type': 'application/json' },
     body: JSON.stringify({ auth_code: authCode, code_verifier: codeVerifier }),
   })
 }
 
 async function createAccount(email: string): Promise<void> {
-  const { error } = await backend.service().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })
+  const { error } = await mailed.backend.service().auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })
   if (error) throw error
 }
 
@@ -121,7 +103,7 @@ describe('links of the PKCE flow', () => {
     expect(data.session?.user.email).toBe(email)
     expect(events).toContain('PASSWORD_RECOVERY')
     expect((await app.auth.updateUser({ password: 'Nouveau456!' })).error).toBeNull()
-    const again = await backend.anon().auth.signInWithPassword({ email, password: 'Nouveau456!' })
+    const again = await mailed.backend.anon().auth.signInWithPassword({ email, password: 'Nouveau456!' })
     expect(again.error).toBeNull()
   })
 
@@ -175,7 +157,7 @@ describe('links of the PKCE flow', () => {
     await createAccount(email)
     const { app, verifier } = pkceApp()
     expect((await app.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull()
-    backend.server.config.mailerSecureEmailChange = true
+    mailed.backend.server.config.mailerSecureEmailChange = true
     try {
       expect((await app.auth.updateUser({ email: newEmail })).error).toBeNull()
       const first = await follow(lastMail(email).link)
@@ -186,7 +168,7 @@ describe('links of the PKCE flow', () => {
       expect(response.status).toBe(200)
       expect((await response.json()).user.email).toBe(newEmail)
     } finally {
-      backend.server.config.mailerSecureEmailChange = undefined
+      mailed.backend.server.config.mailerSecureEmailChange = undefined
     }
   })
 
@@ -196,13 +178,13 @@ describe('links of the PKCE flow', () => {
     const { app } = pkceApp()
     expect((await app.auth.resetPasswordForEmail(email)).error).toBeNull()
     const hash = new URL(lastMail(email).link).searchParams.get('token')!
-    const byHash = await backend.anon().auth.verifyOtp({ token_hash: hash, type: 'recovery' })
+    const byHash = await mailed.backend.anon().auth.verifyOtp({ token_hash: hash, type: 'recovery' })
     expect(byHash.error).toBeNull()
     expect(byHash.data.user?.email).toBe(email)
 
     advance(60)
     expect((await app.auth.resetPasswordForEmail(email)).error).toBeNull()
-    const byCode = await backend.anon().auth.verifyOtp({ email, token: lastMail(email).code, type: 'recovery' })
+    const byCode = await mailed.backend.anon().auth.verifyOtp({ email, token: lastMail(email).code, type: 'recovery' })
     expect(byCode.error).toBeNull()
     expect(byCode.data.user?.email).toBe(email)
   })
@@ -247,9 +229,9 @@ describe('refusals', () => {
   })
 
   it('refuses a malformed challenge as GoTrue does', async () => {
-    const response = await fetch(`${backend.url}/auth/v1/recover`, {
+    const response = await fetch(`${mailed.backend.url}/auth/v1/recover`, {
       method: 'POST',
-      headers: { apikey: backend.server.config.anonKey, 'Content-Type': 'application/json' },
+      headers: { apikey: mailed.backend.server.config.anonKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: address('defi'), code_challenge: 'trop-court', code_challenge_method: 's256' }),
     })
     expect(response.status).toBe(400)
@@ -259,7 +241,7 @@ describe('refusals', () => {
   it('leaves links requested without a challenge implicit', async () => {
     const email = address('implicite')
     await createAccount(email)
-    expect((await backend.anon().auth.resetPasswordForEmail(email)).error).toBeNull()
+    expect((await mailed.backend.anon().auth.resetPasswordForEmail(email)).error).toBeNull()
     const back = await follow(lastMail(email).link)
     expect(back.searchParams.get('code')).toBeNull()
     expect(new URLSearchParams(back.hash.slice(1)).get('access_token')).toBeTruthy()
