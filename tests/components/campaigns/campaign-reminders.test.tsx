@@ -4,6 +4,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query'
 import type { Campaign } from '@/features/campaigns/model'
+import { makeCampaign } from '../support/campaigns'
 
 const save = vi.hoisted(() => vi.fn())
 
@@ -14,34 +15,15 @@ vi.mock('@/features/campaigns/api', () => ({
 
 const { CampaignFormDialog } = await import('@/features/campaigns/CampaignFormDialog')
 
-const RUNNING: Campaign = {
+const RUNNING: Campaign = makeCampaign({
   id: 'a',
   name: 'Revue T4',
-  description: '',
-  applicationId: null,
-  applicationName: null,
-  accountType: null,
-  startDate: '2026-11-01',
-  endDate: '2026-12-15',
   status: 'active',
-  createdBy: null,
-  creatorName: null,
   createdAt: '2026-10-01T00:00:00Z',
-  recurrence: null,
-  autoStart: false,
-  nextOccurrence: null,
-  notificationsEnabled: true,
-  remindersEnabled: true,
   reminderDays: [3, 7, 1],
   escalationDelayDays: 2,
   progress: 0,
-  rightsCount: 0,
-  reviewedCount: 0,
-  undecidedCount: 0,
-  pendingCount: 0,
-  validatedManagerCount: 0,
-  validatedBpoMetierCount: 0,
-}
+})
 
 function renderForm(campaign: Campaign | null = null) {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })

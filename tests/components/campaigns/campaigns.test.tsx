@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tansta
 import { MemoryRouter } from 'react-router-dom'
 import type { ReactNode } from 'react'
 import { makeUser } from '../support/fake-auth'
+import { makeCampaign } from '../support/campaigns'
 import type { Role } from '@/domain/labels'
 import type { Campaign, CampaignPayload } from '@/features/campaigns/model'
 
@@ -23,37 +24,7 @@ vi.mock('@/auth/auth-context', async (importOriginal) => ({
   useCurrentUser: () => makeUser(stubs.role as Role),
 }))
 
-function campaign(overrides: Partial<Campaign>): Campaign {
-  return {
-    id: 'c1',
-    name: 'Campagne',
-    description: '',
-    applicationId: null,
-    applicationName: null,
-    accountType: null,
-    startDate: '2026-11-01',
-    endDate: '2026-12-15',
-    status: 'draft',
-    createdBy: null,
-    creatorName: null,
-    createdAt: '2026-11-01T00:00:00Z',
-    progress: null,
-    rightsCount: 0,
-    reviewedCount: 0,
-    undecidedCount: 0,
-    pendingCount: 0,
-    validatedManagerCount: 0,
-    validatedBpoMetierCount: 0,
-    recurrence: null,
-    autoStart: false,
-    nextOccurrence: null,
-    notificationsEnabled: true,
-    remindersEnabled: true,
-    reminderDays: [7, 3, 1],
-    escalationDelayDays: 0,
-    ...overrides,
-  }
-}
+const campaign = makeCampaign
 
 const CAMPAIGNS: Campaign[] = [
   campaign({ id: 'd', name: 'Brouillon 2027', status: 'draft', applicationName: 'GitLab', accountType: 'privileged' }),

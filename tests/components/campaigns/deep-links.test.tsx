@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
 import { makeUser } from '../support/fake-auth'
+import { makeCampaign } from '../support/campaigns'
 import type { Role } from '@/domain/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
@@ -13,37 +14,7 @@ vi.mock('@/auth/auth-context', async (importOriginal) => ({
   useCurrentUser: () => makeUser(stubs.role as Role),
 }))
 
-function campaign(overrides: Partial<Campaign>): Campaign {
-  return {
-    id: 'c1',
-    name: 'Campagne',
-    description: '',
-    applicationId: null,
-    applicationName: null,
-    accountType: null,
-    startDate: '2026-11-01',
-    endDate: '2026-12-15',
-    status: 'draft',
-    createdBy: null,
-    creatorName: null,
-    createdAt: '2026-11-01T00:00:00Z',
-    progress: null,
-    rightsCount: 0,
-    reviewedCount: 0,
-    undecidedCount: 0,
-    pendingCount: 0,
-    validatedManagerCount: 0,
-    validatedBpoMetierCount: 0,
-    recurrence: null,
-    autoStart: false,
-    nextOccurrence: null,
-    notificationsEnabled: true,
-    remindersEnabled: true,
-    reminderDays: [7, 3, 1],
-    escalationDelayDays: 0,
-    ...overrides,
-  }
-}
+const campaign = makeCampaign
 
 const CAMPAIGNS: Campaign[] = [
   campaign({ id: 'draft-1', name: 'Brouillon 2027', status: 'draft' }),

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query'
 import { MemoryRouter } from 'react-router-dom'
 import { makeUser } from '../support/fake-auth'
+import { makeCampaign } from '../support/campaigns'
 import { ROLES, type Role } from '@/domain/labels'
 import type { Campaign } from '@/features/campaigns/model'
 
@@ -16,34 +17,17 @@ vi.mock('@/auth/auth-context', async (importOriginal) => ({
 }))
 
 function campaign(id: string, name: string, status: Campaign['status']): Campaign {
-  return {
+  return makeCampaign({
     id,
     name,
-    description: '',
-    applicationId: null,
-    applicationName: null,
-    accountType: null,
+    status,
     startDate: '2025-10-01',
     endDate: '2025-11-15',
-    status,
-    createdBy: null,
-    creatorName: null,
     createdAt: '2025-09-30T00:00:00Z',
     progress: 100,
     rightsCount: 7,
     reviewedCount: 7,
-    undecidedCount: 0,
-    pendingCount: 0,
-    validatedManagerCount: 0,
-    validatedBpoMetierCount: 0,
-    recurrence: null,
-    autoStart: false,
-    nextOccurrence: null,
-    notificationsEnabled: true,
-    remindersEnabled: true,
-    reminderDays: [7, 3, 1],
-    escalationDelayDays: 0,
-  }
+  })
 }
 
 const CAMPAIGNS = [

@@ -5,6 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider, useMutation } from '@tanstack/react-query'
 import type { Campaign } from '@/features/campaigns/model'
+import { makeCampaign } from '../support/campaigns'
 import type { CampaignSignoff, ReassignInput, ReviewerGap } from '@/features/campaigns/reviewers-model'
 
 const stubs = vi.hoisted(() => ({
@@ -13,34 +14,16 @@ const stubs = vi.hoisted(() => ({
   gaps: [] as ReviewerGap[],
 }))
 
-const T4: Campaign = {
+const T4: Campaign = makeCampaign({
   id: 'a',
   name: 'Revue T4',
-  description: '',
-  applicationId: null,
-  applicationName: null,
-  accountType: null,
-  startDate: '2026-11-01',
-  endDate: '2026-12-15',
   status: 'active',
-  createdBy: null,
-  creatorName: null,
   createdAt: '2026-10-29T00:00:00Z',
   progress: 40,
   rightsCount: 10,
   reviewedCount: 4,
-  undecidedCount: 0,
   pendingCount: 6,
-  validatedManagerCount: 0,
-  validatedBpoMetierCount: 0,
-  recurrence: null,
-  autoStart: false,
-  nextOccurrence: null,
-  notificationsEnabled: true,
-  remindersEnabled: true,
-  reminderDays: [7, 3, 1],
-  escalationDelayDays: 0,
-}
+})
 
 const SIGNOFFS: CampaignSignoff[] = [
   { stage: 'manager', reviewer_id: 'm-marc', reviewer_name: 'Marc Dubois', reviewer_email: 'manager@example.com', items_count: 4, open_count: 0, waiting_count: 0, signed_at: '2026-11-20T10:00:00Z', ip_address: '203.0.113.7' },

@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
+import { makeQueueItem } from '../support/queue-items'
 import type { QueueItem, RightConflict } from '@/features/reviews/model'
 
 // The control rules' incompatible roles where the decision is taken, in Mes revues and in the
@@ -24,33 +25,14 @@ const SENTENCE =
   'Ce collaborateur détient aussi « Approbateur factures » sur SAP Finance : combinaison interdite par la règle « Séparation saisie / validation ».'
 
 function queueItem(id: string, overrides: Partial<QueueItem> = {}): QueueItem {
-  return {
-    right_id: id,
+  return makeQueueItem(id, {
     holder_id: 'h-thomas',
     holder_name: 'Thomas Roux',
     holder_email: 'thomas.roux@example.com',
-    holder_position: null,
-    holder_department: null,
     application_id: 'a-sap',
     application_name: 'SAP Finance',
-    role_name: `Rôle ${id}`,
-    account_type: 'standard',
-    justification: null,
-    status: 'pending',
-    granted_at: '2023-01-10',
-    last_used_at: null,
-    campaign_id: 'c1',
-    campaign_name: 'Revue T4 2026 — comptes standard',
-    campaign_status: 'active',
-    campaign_end_date: '2026-12-15',
-    stage: 'manager',
-    approve_status: 'validated_manager',
-    refuse_status: 'refused_manager',
-    days_unused: null,
-    suggests_refusal: true,
-    recommendation: 'Jamais utilisé',
     ...overrides,
-  }
+  })
 }
 
 function setup(ui: ReactNode) {

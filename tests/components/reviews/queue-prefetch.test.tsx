@@ -3,36 +3,22 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
 import { vi } from 'vitest'
 import type { QueueItem } from '@/features/reviews/model'
+import { makeQueueItem } from '../support/queue-items'
 
 // The layout asks for Mes revues's first page while the page's code is still loading (usePrefetchReviewQueue); the
 // page, once there, shows that page without asking for it again. The neighbour stubbed is the supabase-js client:
 // review_queue answers one right. The query client is configured as the app's (AppQueryProvider: 30 s fresh).
-const right: QueueItem = {
-  right_id: 'r-1',
+const right: QueueItem = makeQueueItem('r-1', {
   holder_id: 'h-1',
   holder_name: 'Julie Martin',
   holder_email: 'julie.martin@example.com',
-  holder_position: null,
-  holder_department: null,
   application_id: 'a-sap',
   application_name: 'SAP Finance',
   role_name: 'Comptable',
-  account_type: 'standard',
-  justification: null,
-  status: 'pending',
   granted_at: '2024-01-01T00:00:00Z',
-  last_used_at: null,
   campaign_id: 'c-1',
   campaign_name: 'Revue T4',
-  campaign_status: 'active',
-  campaign_end_date: '2026-12-15',
-  stage: 'manager',
-  approve_status: 'validated_manager',
-  refuse_status: 'refused_manager',
-  days_unused: null,
-  suggests_refusal: true,
-  recommendation: 'Jamais utilisé',
-}
+})
 const calls: { name: string; args: Record<string, unknown> }[] = []
 
 vi.mock('@/lib/supabase', () => ({

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { renderApp } from '../support/render-app'
 import { createFakeGateway, makeUser } from '../support/fake-auth'
+import { makeQueueItem } from '../support/queue-items'
 import type { DecisionInput, QueueItem } from '@/features/reviews/model'
 
 const stubs = vi.hoisted(() => ({ decide: vi.fn<(input: DecisionInput) => Promise<void>>() }))
@@ -9,33 +10,21 @@ const stubs = vi.hoisted(() => ({ decide: vi.fn<(input: DecisionInput) => Promis
 // The RA's queue as rpc('review_queue') gives it: refused rights, which the RA closes (treated) or flags
 // (treatment_required); one already flagged can only be closed.
 function raItem(id: string, overrides: Partial<QueueItem> = {}): QueueItem {
-  return {
-    right_id: id,
+  return makeQueueItem(id, {
     holder_id: 'h-lucas',
     holder_name: 'Lucas Bonnet',
     holder_email: 'lucas.bonnet@example.com',
-    holder_position: null,
-    holder_department: null,
     application_id: 'a-sap',
     application_name: 'SAP Finance',
-    role_name: `Rôle ${id}`,
-    account_type: 'standard',
-    justification: null,
     status: 'refused_manager',
-    granted_at: '2023-01-10',
-    last_used_at: null,
-    campaign_id: 'c1',
     campaign_name: 'Revue T4',
-    campaign_status: 'active',
-    campaign_end_date: '2026-12-15',
     stage: 'ra',
     approve_status: 'treated',
     refuse_status: 'treatment_required',
-    days_unused: null,
     suggests_refusal: false,
     recommendation: null,
     ...overrides,
-  }
+  })
 }
 
 const QUEUE = [raItem('r1'), raItem('r2', { status: 'treatment_required', refuse_status: null })]

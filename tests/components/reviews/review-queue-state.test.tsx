@@ -1,35 +1,10 @@
 import { act, renderHook } from '@testing-library/react'
 import { useReviewQueueState, QUEUE_ROWS_PER_PAGE } from '@/features/reviews/components/queue/useReviewQueueState'
+import { makeQueueItem } from '../support/queue-items'
 import type { BulkOutcome, DecisionRequest, QueueItem } from '@/features/reviews/model'
 
 function queueItem(id: string, overrides: Partial<QueueItem> = {}): QueueItem {
-  return {
-    right_id: id,
-    holder_id: 'h-emma',
-    holder_name: 'Emma Girard',
-    holder_email: 'emma.girard@example.com',
-    holder_position: null,
-    holder_department: null,
-    application_id: 'a-sn',
-    application_name: 'ServiceNow',
-    role_name: `Rôle ${id}`,
-    account_type: 'standard',
-    justification: null,
-    status: 'pending',
-    granted_at: null,
-    last_used_at: null,
-    campaign_id: 'c1',
-    campaign_name: 'Revue T4',
-    campaign_status: 'active',
-    campaign_end_date: '2026-12-15',
-    stage: 'manager',
-    approve_status: 'validated_manager',
-    refuse_status: 'refused_manager',
-    days_unused: null,
-    suggests_refusal: false,
-    recommendation: null,
-    ...overrides,
-  }
+  return makeQueueItem(id, { granted_at: null, campaign_name: 'Revue T4', suggests_refusal: false, recommendation: null, ...overrides })
 }
 
 const noDecision = async (): Promise<BulkOutcome[]> => []

@@ -2,35 +2,24 @@ import { render, screen, waitFor } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { vi } from 'vitest'
 import type { QueueItem } from '@/features/reviews/model'
+import { makeQueueItem, RECENTLY_USED } from '../support/queue-items'
 
 // The neighbour stubbed is the supabase-js client, answering rpc('review_queue') like the SQL function: rights in
 // right_id order after p_after_id, at most p_limit of them. The second page is held back until the test releases it.
-const queue: QueueItem[] = Array.from({ length: 1250 }, (_, index) => ({
-  right_id: `r-${String(index).padStart(5, '0')}`,
-  holder_id: `h-${index % 40}`,
-  holder_name: `Personne ${String(index % 40).padStart(2, '0')}`,
-  holder_email: `personne${index % 40}@example.com`,
-  holder_position: null,
-  holder_department: null,
-  application_id: 'app-sap',
-  application_name: 'SAP Finance',
-  role_name: `Rôle ${index}`,
-  account_type: 'standard',
-  justification: null,
-  status: 'pending',
-  granted_at: '2024-01-01T00:00:00Z',
-  last_used_at: '2026-11-01T00:00:00Z',
-  campaign_id: 'c-1',
-  campaign_name: 'Revue T4',
-  campaign_status: 'active',
-  campaign_end_date: '2026-12-15',
-  stage: 'manager',
-  approve_status: 'validated_manager',
-  refuse_status: 'refused_manager',
-  days_unused: 20,
-  suggests_refusal: false,
-  recommendation: null,
-}))
+const queue: QueueItem[] = Array.from({ length: 1250 }, (_, index) =>
+  makeQueueItem(`r-${String(index).padStart(5, '0')}`, {
+    ...RECENTLY_USED,
+    holder_id: `h-${index % 40}`,
+    holder_name: `Personne ${String(index % 40).padStart(2, '0')}`,
+    holder_email: `personne${index % 40}@example.com`,
+    application_id: 'app-sap',
+    application_name: 'SAP Finance',
+    role_name: `Rôle ${index}`,
+    granted_at: '2024-01-01T00:00:00Z',
+    campaign_id: 'c-1',
+    campaign_name: 'Revue T4',
+  }),
+)
 const calls: { p_after_id?: string; p_limit: number }[] = []
 let releaseRest: () => void = () => {}
 const restReleased = new Promise<void>((resolve) => (releaseRest = resolve))

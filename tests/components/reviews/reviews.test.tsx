@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react'
 import { vi } from 'vitest'
 import { ReviewQueue } from '@/features/reviews/components/ReviewQueue'
 import { ValidationDialog } from '@/features/reviews/components/ValidationDialog'
+import { makeQueueItem } from '../support/queue-items'
 import type { DecisionInput, DecisionTarget, QueueItem } from '@/features/reviews/model'
 
 function setup(ui: ReactNode) {
@@ -61,35 +62,7 @@ describe('Validation dialog', () => {
   })
 })
 
-function queueItem(id: string, overrides: Partial<QueueItem> = {}): QueueItem {
-  return {
-    right_id: id,
-    holder_id: 'h-emma',
-    holder_name: 'Emma Girard',
-    holder_email: 'emma.girard@example.com',
-    holder_position: null,
-    holder_department: null,
-    application_id: 'a-sn',
-    application_name: 'ServiceNow',
-    role_name: `Rôle ${id}`,
-    account_type: 'standard',
-    justification: null,
-    status: 'pending',
-    granted_at: '2023-01-10',
-    last_used_at: null,
-    campaign_id: 'c1',
-    campaign_name: 'Revue T4 2026 — comptes standard',
-    campaign_status: 'active',
-    campaign_end_date: '2026-12-15',
-    stage: 'manager',
-    approve_status: 'validated_manager',
-    refuse_status: 'refused_manager',
-    days_unused: null,
-    suggests_refusal: true,
-    recommendation: 'Jamais utilisé',
-    ...overrides,
-  }
-}
+const queueItem = makeQueueItem
 
 describe('Review queue', () => {
   const items = [

@@ -3,36 +3,21 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { vi } from 'vitest'
 import type { StageSignoff } from '@/features/reviews/delegation-model'
 import type { QueueItem } from '@/features/reviews/model'
+import { makeQueueItem, RECENTLY_USED } from '../support/queue-items'
 
 // Mes revues as the route composes it: the queue, and beside it the panel of delegations and sign-offs. The neighbour
 // stubbed is the supabase-js client; the queue's first page is held back until the test releases it, and every call
 // is recorded by name.
-const right: QueueItem = {
-  right_id: 'r-1',
+const right: QueueItem = makeQueueItem('r-1', {
+  ...RECENTLY_USED,
   holder_id: 'h-1',
-  holder_name: 'Emma Girard',
-  holder_email: 'emma.girard@example.com',
-  holder_position: null,
-  holder_department: null,
   application_id: 'a-sap',
   application_name: 'SAP Finance',
   role_name: 'Comptable',
-  account_type: 'standard',
-  justification: null,
-  status: 'pending',
   granted_at: '2024-01-01T00:00:00Z',
-  last_used_at: '2026-11-01T00:00:00Z',
   campaign_id: 'c-1',
   campaign_name: 'Revue T4',
-  campaign_status: 'active',
-  campaign_end_date: '2026-12-15',
-  stage: 'manager',
-  approve_status: 'validated_manager',
-  refuse_status: 'refused_manager',
-  days_unused: 20,
-  suggests_refusal: false,
-  recommendation: null,
-}
+})
 const signoff: StageSignoff = { campaign_id: 'c-1', campaign_name: 'Revue T4', stage: 'manager', items_count: 1, open_count: 1, waiting_count: 1, upcoming_count: 0, signed_at: null }
 const calls: string[] = []
 let releaseQueue: () => void = () => {}
