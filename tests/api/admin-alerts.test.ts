@@ -1,9 +1,8 @@
 // The bell of admin and rssi reads rpc('admin_alerts') through the dashboards' api.ts, signed in, against the local
 // server: a campaign still active past its end date is counted, and no longer once it is completed.
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -18,10 +17,7 @@ beforeAll(async () => {
 afterAll(() => backend?.close())
 
 async function signIn(email: string) {
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(email)
 }
 
 /** The campaigns still active whose last day is before today in Paris, counted from the rows. */

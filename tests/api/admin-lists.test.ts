@@ -1,10 +1,9 @@
 // The applications and control rules pages read through their features' api.ts, signed in as the administrator,
 // against the local server and the seeded database: every column sorts (owners' names through the embedded person),
 // the search is the server's, and the total is the whole list's.
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -15,10 +14,7 @@ let backend: TestBackend
 
 beforeAll(async () => {
   backend = await startTestBackend()
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email: demo.admin.email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(demo.admin.email)
 })
 
 afterAll(() => backend?.close())

@@ -4,7 +4,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -16,9 +16,7 @@ let running: string
 
 beforeAll(async () => {
   backend = await startTestBackend()
-  client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email: demo.admin.email, password: DEMO_PASSWORD })
-  if (error) throw error
+  client = await backend.signedIn(demo.admin.email)
   session.client = client
   const { rows } = await backend.db.query<{ id: string }>(
     `insert into public.campaigns (name, start_date, end_date) values ('Rappels API', current_date, current_date + 30) returning id`,

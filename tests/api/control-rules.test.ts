@@ -1,10 +1,9 @@
 // The control rules form's reads through its feature's API modules, signed in as the administrator, against the local
 // server and the seeded database: the role names to pick, the count of a rule being written and of saved rules, and
 // the database's refusal of a rule the compliance page could not evaluate, in French.
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -15,10 +14,7 @@ let sap: string
 
 beforeAll(async () => {
   backend = await startTestBackend()
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email: demo.admin.email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(demo.admin.email)
   sap = (await backend.db.query<{ id: string }>(`select id from public.applications where name = 'SAP Finance'`)).rows[0]!.id
 })
 

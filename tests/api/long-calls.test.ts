@@ -1,10 +1,9 @@
 // Whole-campaign work goes through calls with a time limit of their own, since the roles' 8 s (as hosted) would cut a
 // large start or completion: the catalog carries each limit, which the local REST server applies as PostgREST does,
 // and the campaigns page's status change goes through set_campaign_status with the caller's own rights.
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -19,10 +18,7 @@ beforeAll(async () => {
 afterAll(() => backend?.close())
 
 async function signIn(email: string) {
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(email)
 }
 
 async function draftCampaign(): Promise<string> {

@@ -1,9 +1,8 @@
 // The « Envois d'e-mails » page's reads through the feature's api modules, with supabase-js signed in over HTTP against
 // the local server: the administrator and the RSSI page through every message newest first, filtered and counted on the
 // server (checked against rows counted in SQL); a manager reads none of them (row-level security).
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -29,10 +28,7 @@ beforeAll(async () => {
 afterAll(() => backend?.close())
 
 async function signIn(email: string): Promise<void> {
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(email)
 }
 
 const count = async (where: string) => Number((await backend.db.query<{ n: string }>(`select count(*)::text as n from public.notifications where ${where}`)).rows[0]!.n)

@@ -5,7 +5,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { campaignIds, demo, teamMembers, type DemoRole } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 type Stage = 'user' | 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
 const stageOf: Record<DemoRole, Stage | null> = {
@@ -43,12 +43,7 @@ beforeAll(async () => {
   backend = await startTestBackend()
   service = backend.serviceClient()
   as.anon = backend.client()
-  for (const role of Object.keys(demo) as DemoRole[]) {
-    const client = backend.client()
-    const { error } = await client.auth.signInWithPassword({ email: demo[role].email, password: DEMO_PASSWORD })
-    if (error) throw error
-    as[role] = client
-  }
+  for (const role of Object.keys(demo) as DemoRole[]) as[role] = await backend.signedIn(demo[role].email)
   await addOutOfScopeRights()
 })
 afterAll(() => backend.close())

@@ -4,7 +4,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -27,10 +27,7 @@ beforeAll(async () => {
             case when g = 42 then 'Chef (adjoint), 100%' end
      from generate_series(1, ${PEOPLE}) g`,
   )
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email: demo.admin.email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(demo.admin.email)
 })
 
 afterAll(() => backend?.close())

@@ -1,10 +1,9 @@
 // An administrator resets the RSSI's second factor through the users feature's API module, signed in against the
 // local server: her factor is gone and the reset audited. The RSSI calling it on the administrator is refused in
 // French, and the administrator keeps his factor.
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { startTestBackend, type TestBackend } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -19,10 +18,7 @@ beforeAll(async () => {
 afterAll(() => backend?.close())
 
 async function signIn(email: string) {
-  const client = backend.client()
-  const { error } = await client.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
-  if (error) throw error
-  session.client = client as SupabaseClient
+  session.client = await backend.signedIn(email)
 }
 
 const factorsOf = async (id: string) =>

@@ -16,6 +16,8 @@ export interface TestBackend {
    * password sign-in passes their second factor too.
    */
   client(): SupabaseClient
+  /** Such a client signed in with a demo account's password; throws if the sign-in fails. */
+  signedIn(email: string): Promise<SupabaseClient>
   /** A client with the service_role key. */
   serviceClient(): SupabaseClient
   close(): Promise<void>
@@ -30,11 +32,18 @@ export async function startTestBackend(): Promise<TestBackend> {
     // Node 20 has no global WebSocket; supabase-js needs one to construct its realtime client.
     realtime: { transport: WebSocket as never },
   }
+  const client = () => withDemoSecondFactor(createClient(server.url, server.config.anonKey, options))
   return {
     server,
     db,
     url: server.url,
-    client: () => withDemoSecondFactor(createClient(server.url, server.config.anonKey, options)),
+    client,
+    signedIn: async (email) => {
+      const signedIn = client()
+      const { error } = await signedIn.auth.signInWithPassword({ email, password: DEMO_PASSWORD })
+      if (error) throw error
+      return signedIn
+    },
     serviceClient: () => createClient(server.url, server.config.serviceRoleKey, options),
     close: async () => {
       await server.close()
