@@ -16,14 +16,13 @@ import {
   createUser,
   decide,
   expectRefused,
+  nonAdmins,
   one,
-  roles,
   unique,
 } from './support/fixtures'
 
 let db: Database
 let sap: string
-const nonAdmins = roles.filter((r) => r !== 'admin' && r !== 'rssi')
 
 beforeAll(async () => {
   db = await freshDatabase()

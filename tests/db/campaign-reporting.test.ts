@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, campaignIds, demo, type Actor } from './support/actors'
+import { actAs, attempt, campaignIds, demo, isabelle, type Actor } from './support/actors'
 import { exportRowOf, type ExportData, type ExportRow } from './support/export-rows'
 import { dashboardFigures, evidenceFigures, listedFigures, trendFigures, type ReviewFigures } from './support/review-figures'
 import {
@@ -17,6 +17,7 @@ import {
   createUser,
   decide,
   expectRefused,
+  nonAdmins,
   one,
   roles,
   unique,
@@ -24,8 +25,6 @@ import {
 
 let db: Database
 let sap: string
-const isabelle = '00000000-0000-4000-b000-000000000001'
-const nonAdmins = roles.filter((r) => r !== 'admin' && r !== 'rssi')
 
 beforeAll(async () => {
   db = await freshDatabase()

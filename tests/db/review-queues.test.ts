@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database, Sql } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, attempt, campaignIds, demo, type Actor, type DemoRole } from './support/actors'
+import { actAs, attempt, campaignIds, demo, isabelle, type Actor, type DemoRole } from './support/actors'
 import {
   allStatuses,
   applicationId,
@@ -23,7 +23,6 @@ import {
 
 let db: Database
 let sap: string
-const isabelle = '00000000-0000-4000-b000-000000000001'
 
 beforeAll(async () => {
   db = await freshDatabase()
@@ -35,26 +34,13 @@ afterAll(() => db.close())
 
 type Stage = 'user' | 'manager' | 'bpo_metier' | 'bpo_groupe' | 'ra'
 const refusedStates = ['refused_user', 'refused_manager', 'refused_bpo_metier', 'refused_bpo_groupe']
-const waiting: Record<Stage, string[]> = {
-  user: ['pending'],
-  manager: ['pending', 'validated_user'],
-  bpo_metier: ['validated_manager'],
-  bpo_groupe: ['validated_bpo_metier'],
-  ra: [...refusedStates, 'treatment_required'],
-}
-const approve: Record<Stage, string> = {
-  user: 'validated_user',
-  manager: 'validated_manager',
-  bpo_metier: 'validated_bpo_metier',
-  bpo_groupe: 'validated_bpo_groupe',
-  ra: 'treated',
-}
-const refuse: Record<Stage, string> = {
-  user: 'refused_user',
-  manager: 'refused_manager',
-  bpo_metier: 'refused_bpo_metier',
-  bpo_groupe: 'refused_bpo_groupe',
-  ra: 'treatment_required',
+// Each stage: the statuses that wait for its reviewer, and the statuses their approval and refusal set.
+const stages: Record<Stage, { waiting: string[]; approve: string; refuse: string }> = {
+  user: { waiting: ['pending'], approve: 'validated_user', refuse: 'refused_user' },
+  manager: { waiting: ['pending', 'validated_user'], approve: 'validated_manager', refuse: 'refused_manager' },
+  bpo_metier: { waiting: ['validated_manager'], approve: 'validated_bpo_metier', refuse: 'refused_bpo_metier' },
+  bpo_groupe: { waiting: ['validated_bpo_metier'], approve: 'validated_bpo_groupe', refuse: 'refused_bpo_groupe' },
+  ra: { waiting: [...refusedStates, 'treatment_required'], approve: 'treated', refuse: 'treatment_required' },
 }
 
 interface Person {
@@ -93,7 +79,7 @@ async function worldRights(where = 'true', params: unknown[] = []): Promise<Worl
 
 /** The rights a person may decide on now, by ARCHITECTURE §4: stage from role, scope, state, running campaign. */
 function decidable(rights: WorldRight[], person: Person): Set<string> {
-  if (!(person.role in waiting)) return new Set()
+  if (!(person.role in stages)) return new Set()
   const stage = person.role as Stage
   const me = person.id
   return new Set(
@@ -107,7 +93,7 @@ function decidable(rights: WorldRight[], person: Person): Set<string> {
           bpo_groupe: r.bpo_groupe === me,
           ra: r.ra === me,
         }[stage]
-        if (!inScope || !waiting[stage].includes(r.status)) return false
+        if (!inScope || !stages[stage].waiting.includes(r.status)) return false
         return stage === 'ra' || r.campaign_status === 'active'
       })
       .map((r) => r.id),
@@ -346,7 +332,7 @@ describe('the reviewer queue of each role', () => {
     expect(sorted(rows.map((r) => r.right_id))).toEqual(sorted(expected))
     expect(new Set(rows.map((r) => r.right_id)).size).toBe(rows.length)
     expect(await queueCount(person)).toBe(expected.size)
-    if (person.role in waiting) {
+    if (person.role in stages) {
       expect(expected.size, 'every reviewer has something to do').toBeGreaterThan(0)
       expect(rows.every((r) => r.stage === person.role)).toBe(true)
     } else {
@@ -361,10 +347,10 @@ describe('the reviewer queue of each role', () => {
       const stage = person.role as Stage
       const queued = new Set((await fullQueue(person)).rows.map((r) => r.right_id))
       const ids = rights.map((r) => r.id)
-      expect(sorted(await accepted(person, ids, approve[stage]))).toEqual(sorted(queued))
+      expect(sorted(await accepted(person, ids, stages[stage].approve))).toEqual(sorted(queued))
       // Refusing is accepted on the same rights, except those the RA may only close.
       const refusable = new Set([...queued].filter((id) => !(stage === 'ra' && rights.find((r) => r.id === id)!.status === 'treatment_required')))
-      expect(sorted(await accepted(person, [...queued], refuse[stage]))).toEqual(sorted(refusable))
+      expect(sorted(await accepted(person, [...queued], stages[stage].refuse))).toEqual(sorted(refusable))
     },
   )
 

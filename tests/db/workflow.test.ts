@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
 import { freshDatabase } from '../support/database'
-import { actAs, asOwner, attempt, campaignIds, demo, teamMembers, type DemoRole } from './support/actors'
+import { actAs, asOwner, attempt, campaignIds, demo, isabelle, teamMembers, type DemoRole } from './support/actors'
 import {
   allStatuses,
   applicationId,
@@ -29,7 +29,6 @@ import {
 let db: Database
 let sap: string
 let gitlab: string
-const isabelle = '00000000-0000-4000-b000-000000000001'
 
 beforeAll(async () => {
   db = await freshDatabase()

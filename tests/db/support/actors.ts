@@ -18,6 +18,9 @@ export const teamMembers = {
   paul: '00000000-0000-4000-b000-000000000005',
 } as const
 
+/** Isabelle Laurent, the demo manager's own manager: a profile without an account. */
+export const isabelle = '00000000-0000-4000-b000-000000000001'
+
 export const campaignIds = {
   completed: '00000000-0000-4000-c000-000000000001',
   active: '00000000-0000-4000-c000-000000000002',

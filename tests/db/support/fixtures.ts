@@ -7,6 +7,8 @@ import { attempt, campaignIds, demo, type Actor, type DemoRole, type Outcome } f
 export const callers = ['anon', 'user', 'manager', 'bpo_metier', 'bpo_groupe', 'ra', 'admin', 'rssi'] as const
 export type Caller = (typeof callers)[number]
 export const roles = callers.filter((c): c is DemoRole => c !== 'anon')
+/** The roles that neither administer nor audit: every one but admin and rssi. */
+export const nonAdmins = roles.filter((r) => r !== 'admin' && r !== 'rssi')
 
 /** A short label that no other row of the run carries. */
 export function unique(prefix: string): string {
