@@ -1,3 +1,14 @@
+/** An error of one kind among a few, whose message is the French sentence its class gives that kind. */
+abstract class KindError<Kind extends string> extends Error {
+  readonly kind: Kind
+
+  protected constructor(name: string, kind: Kind, messages: Record<Kind, string>, options?: { cause?: unknown }) {
+    super(messages[kind], options)
+    this.name = name
+    this.kind = kind
+  }
+}
+
 /** Why a sign-in failed, worded for the person at the login page. */
 export type SignInFailureKind = 'credentials' | 'deactivated' | 'profile' | 'unavailable' | 'googleDisabled' | 'azureDisabled'
 
@@ -10,13 +21,9 @@ const MESSAGES: Record<SignInFailureKind, string> = {
   azureDisabled: "La connexion avec Microsoft n'est pas activée pour cette application.",
 }
 
-export class SignInError extends Error {
-  readonly kind: SignInFailureKind
-
+export class SignInError extends KindError<SignInFailureKind> {
   constructor(kind: SignInFailureKind, options?: { cause?: unknown }) {
-    super(MESSAGES[kind], options)
-    this.name = 'SignInError'
-    this.kind = kind
+    super('SignInError', kind, MESSAGES, options)
   }
 }
 
@@ -33,13 +40,9 @@ const SECOND_FACTOR_MESSAGES: Record<SecondFactorFailureKind, string> = {
   unavailable: 'La vérification est indisponible. Veuillez réessayer dans quelques instants.',
 }
 
-export class SecondFactorError extends Error {
-  readonly kind: SecondFactorFailureKind
-
+export class SecondFactorError extends KindError<SecondFactorFailureKind> {
   constructor(kind: SecondFactorFailureKind, options?: { cause?: unknown }) {
-    super(SECOND_FACTOR_MESSAGES[kind], options)
-    this.name = 'SecondFactorError'
-    this.kind = kind
+    super('SecondFactorError', kind, SECOND_FACTOR_MESSAGES, options)
   }
 }
 
