@@ -24,3 +24,13 @@ export class ApiError extends Error {
 export function throwApiError(failure: ApiFailure, fallback?: string): never {
   throw new ApiError(failure, fallback)
 }
+
+/**
+ * The row a read by id found, or null when there is none with this id: a malformed id is a row that does not exist,
+ * not a failure. Any other error is thrown as the screens show it.
+ */
+export function rowOrNull<Row>({ data, error }: { data: Row[] | null; error: ApiFailure | null }): Row | null {
+  if (error?.code === '22P02') return null
+  if (error) throwApiError(error)
+  return data?.[0] ?? null
+}

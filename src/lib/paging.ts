@@ -53,6 +53,29 @@ export function pageRange(request: Pick<PageRequest<string>, 'page' | 'size'>): 
   return [from, from + request.size - 1]
 }
 
+/** What a page read needs of a supabase-js query: a filter, an order and a range, each giving the query back. */
+interface PageableQuery<Self> {
+  or(filters: string): Self
+  order(column: string, options?: { ascending?: boolean; nullsFirst?: boolean }): Self
+  range(from: number, to: number): Self
+}
+
+/**
+ * A list read narrowed to the request's page: the rows where every word of the search is in one of `columns.search`,
+ * ordered on the sort's `columns.sort` with empty cells last whichever the direction, so that the filled ones lead,
+ * then on the id, so that pages neither overlap nor skip.
+ */
+export function narrowToPage<Query extends PageableQuery<Query>>(
+  query: Query,
+  request: PageRequest<string>,
+  columns: { search: readonly string[]; sort: readonly string[] },
+): Query {
+  const search = searchFilter(request.search, columns.search)
+  let narrowed = search ? query.or(search) : query
+  for (const column of columns.sort) narrowed = narrowed.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
+  return narrowed.order('id').range(...pageRange(request))
+}
+
 /**
  * A word of a search as a quoted ILIKE value of a PostgREST logic tree. The user's `%`, `_` and `\` are escaped so that
  * they match themselves; `*` cannot be (PostgREST turns every `*` of a pattern into `%`), so it matches any one

@@ -1,7 +1,7 @@
 /** The only file of the applications feature that calls Supabase. */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { throwApiError } from '@/lib/api-error'
-import { pageRange, readAllPages, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { rowOrNull, throwApiError } from '@/lib/api-error'
+import { narrowToPage, readAllPages, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import { groupOwnerChoices, type ApplicationInput, type ApplicationOwnerChoices, type ApplicationRow, type OwnerChoice } from './model'
@@ -26,32 +26,16 @@ const APPLICATION_SEARCH_COLUMNS = ['name', 'description'] as const
 
 /** One page of the applications, searched and sorted on the server, with how many the search finds in all. */
 export async function fetchApplicationsPage(request: PageRequest<ApplicationSort>): Promise<Page<ApplicationRow>> {
-  let query = getSupabase().from('applications').select(APPLICATION_SELECT, { count: 'exact' })
-  const search = searchFilter(request.search, APPLICATION_SEARCH_COLUMNS)
-  if (search) query = query.or(search)
-  for (const column of APPLICATION_SORTS[request.sort]) {
-    // Empty cells last whichever the direction, so that the filled ones lead.
-    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
-  }
-  const { data, error, count } = await query
-    .order('id')
-    .range(...pageRange(request))
-    .overrideTypes<ApplicationRow[], { merge: false }>()
+  const query = getSupabase().from('applications').select(APPLICATION_SELECT, { count: 'exact' })
+  const columns = { search: APPLICATION_SEARCH_COLUMNS, sort: APPLICATION_SORTS[request.sort] }
+  const { data, error, count } = await narrowToPage(query, request, columns).overrideTypes<ApplicationRow[], { merge: false }>()
   if (error) throwApiError(error)
   return { rows: data ?? [], total: count ?? 0 }
 }
 
 /** The application a link names (the admin dashboard's « Détails »), or null when there is none with this id. */
 export async function fetchApplication(id: string): Promise<ApplicationRow | null> {
-  const { data, error } = await getSupabase()
-    .from('applications')
-    .select(APPLICATION_SELECT)
-    .eq('id', id)
-    .overrideTypes<ApplicationRow[], { merge: false }>()
-  // A malformed id is an application that does not exist, not a failure.
-  if (error?.code === '22P02') return null
-  if (error) throwApiError(error)
-  return data?.[0] ?? null
+  return rowOrNull(await getSupabase().from('applications').select(APPLICATION_SELECT).eq('id', id).overrideTypes<ApplicationRow[], { merge: false }>())
 }
 
 /** Every person who may own an application, however many there are. */

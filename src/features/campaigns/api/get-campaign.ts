@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { throwApiError } from '@/lib/api-error'
+import { rowOrNull } from '@/lib/api-error'
 import { getSupabase } from '@/lib/supabase'
 import type { Campaign } from '../model'
 import { campaignKeys } from './campaign-keys'
@@ -7,11 +7,7 @@ import { CAMPAIGN_SELECT, nextOccurrencesOf, progressOf, toCampaign, type Campai
 
 /** The campaign a link names (?campagne=<id>), wherever it is in the list, or null when there is none with this id. */
 export async function fetchCampaign(id: string): Promise<Campaign | null> {
-  const { data, error } = await getSupabase().from('campaigns').select(CAMPAIGN_SELECT).eq('id', id).overrideTypes<CampaignRow[], { merge: false }>()
-  // A malformed id is a campaign that does not exist, not a failure.
-  if (error?.code === '22P02') return null
-  if (error) throwApiError(error)
-  const row = data?.[0]
+  const row = rowOrNull(await getSupabase().from('campaigns').select(CAMPAIGN_SELECT).eq('id', id).overrideTypes<CampaignRow[], { merge: false }>())
   if (!row) return null
   const [figures, next] = await Promise.all([progressOf([row.id]), nextOccurrencesOf([row.id])])
   return toCampaign(row, figures.get(row.id), next.get(row.id) ?? null)

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
-import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { narrowToPage, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import type { Campaign } from '../model'
 import { campaignKeys } from './campaign-keys'
@@ -23,14 +23,10 @@ const CAMPAIGN_SEARCH_COLUMNS = ['name', 'description'] as const
 
 /** One page of the campaigns, searched and sorted on the server, with how many the search finds in all. */
 export async function fetchCampaignsPage(request: PageRequest<CampaignSort>): Promise<Page<Campaign>> {
-  let query = getSupabase().from('campaigns').select(CAMPAIGN_SELECT, { count: 'exact' })
-  const search = searchFilter(request.search, CAMPAIGN_SEARCH_COLUMNS)
-  if (search) query = query.or(search)
-  for (const column of CAMPAIGN_SORTS[request.sort]) {
-    // A campaign on every application (no application) comes last whichever the direction.
-    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
-  }
-  const { data, error, count } = await query.order('id').range(...pageRange(request)).overrideTypes<CampaignRow[], { merge: false }>()
+  const query = getSupabase().from('campaigns').select(CAMPAIGN_SELECT, { count: 'exact' })
+  // A campaign on every application (no application) comes last whichever the direction.
+  const columns = { search: CAMPAIGN_SEARCH_COLUMNS, sort: CAMPAIGN_SORTS[request.sort] }
+  const { data, error, count } = await narrowToPage(query, request, columns).overrideTypes<CampaignRow[], { merge: false }>()
   if (error) throwApiError(error)
   const rows = data ?? []
   const ids = rows.map((row) => row.id)

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { throwApiError } from '@/lib/api-error'
-import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { narrowToPage, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import type { ControlRuleRow } from '../model'
 import { controlKeys } from './control-rule-keys'
@@ -22,17 +22,9 @@ const CONTROL_RULE_SEARCH_COLUMNS = ['name', 'description'] as const
 
 /** One page of the rules, searched and sorted on the server, with how many the search finds in all. Admin and rssi only (RLS). */
 export async function fetchControlRulesPage(request: PageRequest<ControlRuleSort>): Promise<Page<ControlRuleRow>> {
-  let query = getSupabase().from('control_rules').select('*, application:application_id(name)', { count: 'exact' })
-  const search = searchFilter(request.search, CONTROL_RULE_SEARCH_COLUMNS)
-  if (search) query = query.or(search)
-  for (const column of CONTROL_RULE_SORTS[request.sort]) {
-    // Empty cells last whichever the direction, so that the filled ones lead.
-    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
-  }
-  const { data, error, count } = await query
-    .order('id')
-    .range(...pageRange(request))
-    .overrideTypes<ControlRuleRow[], { merge: false }>()
+  const query = getSupabase().from('control_rules').select('*, application:application_id(name)', { count: 'exact' })
+  const columns = { search: CONTROL_RULE_SEARCH_COLUMNS, sort: CONTROL_RULE_SORTS[request.sort] }
+  const { data, error, count } = await narrowToPage(query, request, columns).overrideTypes<ControlRuleRow[], { merge: false }>()
   if (error) throwApiError(error)
   return { rows: data ?? [], total: count ?? 0 }
 }

@@ -1,7 +1,7 @@
 /** The users feature's calls to Supabase, the only code of the feature that talks to it; each new operation in its own module. */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { throwApiError } from '@/lib/api-error'
-import { pageRange, searchFilter, type Page, type PageRequest } from '@/lib/paging'
+import { rowOrNull, throwApiError } from '@/lib/api-error'
+import { narrowToPage, searchFilter, type Page, type PageRequest } from '@/lib/paging'
 import { getSupabase } from '@/lib/supabase'
 import { useLiveInvalidation } from '@/lib/realtime'
 import type { ManagerChoice, UserInput, UserRow } from '../model'
@@ -34,32 +34,16 @@ export type AccountFilter = 'all' | 'active' | 'inactive'
 /** One page of the people, searched, filtered and sorted on the server, with how many it finds in all. */
 export async function fetchUsersPage(request: PageRequest<UserSort>, accounts: AccountFilter = 'all'): Promise<Page<UserRow>> {
   let query = getSupabase().from('users').select(USER_SELECT, { count: 'exact' })
-  const search = searchFilter(request.search, USER_SEARCH_COLUMNS)
-  if (search) query = query.or(search)
   if (accounts !== 'all') query = query.eq('active', accounts === 'active')
-  for (const column of USER_SORTS[request.sort]) {
-    // Empty cells last whichever the direction, so that the filled ones lead.
-    query = query.order(column, { ascending: request.direction === 'asc', nullsFirst: false })
-  }
-  const { data, error, count } = await query
-    .order('id')
-    .range(...pageRange(request))
-    .overrideTypes<UserRow[], { merge: false }>()
+  const columns = { search: USER_SEARCH_COLUMNS, sort: USER_SORTS[request.sort] }
+  const { data, error, count } = await narrowToPage(query, request, columns).overrideTypes<UserRow[], { merge: false }>()
   if (error) throwApiError(error)
   return { rows: data ?? [], total: count ?? 0 }
 }
 
 /** The person a link names (the admin dashboard's « Détails »), or null when there is none with this id. */
 export async function fetchUser(id: string): Promise<UserRow | null> {
-  const { data, error } = await getSupabase()
-    .from('users')
-    .select(USER_SELECT)
-    .eq('id', id)
-    .overrideTypes<UserRow[], { merge: false }>()
-  // A malformed id is a person that does not exist, not a failure.
-  if (error?.code === '22P02') return null
-  if (error) throwApiError(error)
-  return data?.[0] ?? null
+  return rowOrNull(await getSupabase().from('users').select(USER_SELECT).eq('id', id).overrideTypes<UserRow[], { merge: false }>())
 }
 
 /** How many managers the picker shows at most: the search narrows further. */
