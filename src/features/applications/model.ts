@@ -1,5 +1,6 @@
 /** The applications page's data and SPEC §5's form rules, with SPEC §8's messages. Pure: no Supabase here. */
 import { z } from 'zod'
+import { firstMessageByField } from '@/lib/field-errors'
 
 export interface PersonName {
   first_name: string
@@ -78,13 +79,7 @@ export type ApplicationFormErrors = Partial<Record<keyof ApplicationFormValues, 
 /** Field errors, empty when the form may be sent. */
 export function validateApplicationForm(values: ApplicationFormValues): ApplicationFormErrors {
   const result = applicationFormSchema.safeParse(values)
-  if (result.success) return {}
-  const errors: ApplicationFormErrors = {}
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof ApplicationFormValues
-    errors[field] ??= issue.message
-  }
-  return errors
+  return result.success ? {} : firstMessageByField(result.error.issues)
 }
 
 /** The RPC arguments: trimmed name; an empty optional owner is left out, which the RPC reads as none. */

@@ -1,5 +1,6 @@
 /** The control rules page's data and form rules, with their French messages. Pure: no Supabase here. */
 import { z } from 'zod'
+import { firstMessageByField } from '@/lib/field-errors'
 import { readRuleParameters, type JsonObject } from './parameters'
 
 export type { JsonObject } from './parameters'
@@ -85,11 +86,8 @@ const formSchema = z
 export type ControlRuleFormErrors = Partial<Record<keyof ControlRuleFormValues | 'checks', string>>
 
 export function validateControlRuleForm(values: ControlRuleFormValues): ControlRuleFormErrors {
-  const errors: ControlRuleFormErrors = {}
   const result = formSchema.safeParse(values)
-  if (!result.success) {
-    for (const issue of result.error.issues) errors[issue.path[0] as keyof ControlRuleFormValues] ??= issue.message
-  }
+  const errors: ControlRuleFormErrors = result.success ? {} : firstMessageByField(result.error.issues)
   if (!values.global && values.application_id === '') errors.application_id = CONTROL_MESSAGES.applicationRequired
   const keepsOthers = Object.keys(values.otherParameters).length > 0
   if (!values.checksRoles && !values.checksInactivity && !keepsOthers) errors.checks = CONTROL_MESSAGES.nothingChecked

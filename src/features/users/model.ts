@@ -1,5 +1,6 @@
 /** The users page's data and SPEC §5's form rules, with SPEC §8's messages. Pure: no Supabase here. */
 import { z } from 'zod'
+import { firstMessageByField } from '@/lib/field-errors'
 import { ROLES, type Role } from '@/domain/labels'
 
 export interface UserRow {
@@ -76,13 +77,7 @@ export type UserFormErrors = Partial<Record<keyof UserFormValues, string>>
 
 export function validateUserForm(values: UserFormValues): UserFormErrors {
   const result = userFormSchema.safeParse(values)
-  if (result.success) return {}
-  const errors: UserFormErrors = {}
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof UserFormValues
-    errors[field] ??= issue.message
-  }
-  return errors
+  return result.success ? {} : firstMessageByField(result.error.issues)
 }
 
 export interface UserInput {

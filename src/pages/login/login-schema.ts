@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { firstMessageByField } from '@/lib/field-errors'
 
 export const loginSchema = z.object({
   email: z
@@ -18,10 +19,5 @@ export type LoginFieldErrors = Partial<Record<keyof LoginFields, string>>
 export function validateLogin(input: LoginFields): { ok: true; values: LoginFields } | { ok: false; errors: LoginFieldErrors } {
   const result = loginSchema.safeParse(input)
   if (result.success) return { ok: true, values: result.data }
-  const errors: LoginFieldErrors = {}
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof LoginFields
-    errors[field] ??= issue.message
-  }
-  return { ok: false, errors }
+  return { ok: false, errors: firstMessageByField(result.error.issues) }
 }
