@@ -146,37 +146,12 @@ grant execute on function
   private.trend_days(text, text[], uuid[], uuid[], uuid, public.account_type, date, date, timestamptz, timestamptz, text, date)
   to authenticated;
 
--- rpc('rssi_trends', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object, the
--- RSSI dashboard's charts, under the dashboard's own filters and window (the same arguments as rssi_dashboard, same
--- meaning), so that a chart never tells another story than the figures above it:
---   as_of       the "now" of every figure
---   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, reviewed_items,
---               undecided_items, review_rate, at_risk_items }] the campaigns rssi_dashboard counts for the window
---               (every running one, and the closed ones whose period overlaps it), the last 12, oldest first: one point
---               per completed or archived campaign at its end date, and per running one today, from its items in scope
---               (its own record): validation_rate = validated / all those items (the dashboard's Taux de conformité,
---               SPEC §9); reviewed_items, undecided_items and review_rate = those reviewed (private.is_reviewed), those
---               a closed campaign sent to the RA undecided, and reviewed / all (the campaign list's figures, over the
---               items in scope); at_risk_items = those never used or last used more than 90 days before the point's
---               date (Comptes à risque). Under a filter, a campaign with no item in scope is left out. An item is in
---               scope by what it recorded when the campaign started (its application, account type, holder's name and
---               e-mail, application name and role for the search): a closed campaign keeps its figures whatever
---               happened to its rights since.
---   days        [{ day, approved, refused }] every day of the window in p_time_zone (an open start: from the first
---               decision; an open end: today), the decisions taken that day on rights in scope, by outcome: they add
---               up to activity.decisions of rssi_dashboard under the same arguments
---   stages      [{ stage, decided, waiting }] a state, whatever the window: the running campaigns' items in scope per
---               review stage, manager, bpo_metier, bpo_groupe then ra: decided = decided at least once at that stage,
---               waiting = now waiting at that stage (private.waiting_states)
--- Rssi only (42501 'Réservé au RSSI.' otherwise); an unknown application, an inverted window or an unknown time zone are
--- refused in French, as by rssi_dashboard.
-create function public.rssi_trends(
-  p_search text default null,
-  p_application_id uuid default null,
-  p_account_type public.account_type default null,
-  p_from date default null,
-  p_to date default null,
-  p_time_zone text default 'Europe/Paris'
+-- rssi_trends' campaigns and stages (see there), from one reading of the items in scope: the points' campaigns (the
+-- last 12 of the window) and every running one, counted per campaign and status. Run as the caller, planned for each
+-- call's filters as rssi_trends is (p_filtered: a search, an application or an account type is given).
+create function private.trend_campaigns_and_stages(
+  p_pattern text, p_application_id uuid, p_account_type public.account_type, p_from date, p_to date,
+  p_filtered boolean, p_today date
 ) returns jsonb
 language plpgsql stable
 set search_path = ''
@@ -184,39 +159,22 @@ set plan_cache_mode = force_custom_plan
 set jit = off
 as $$
 declare
-  v_pattern text := private.search_pattern(p_search);
-  v_filtered boolean := private.search_pattern(p_search) is not null or p_application_id is not null or p_account_type is not null;
-  v_zone text := coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris');
-  v_today date;
-  v_from_ts timestamptz;
-  v_to_ts timestamptz;
-  v_roles text[];
-  v_holders uuid[];
-  v_applications uuid[];
-  v_result jsonb;
+  v_points_and_stages jsonb;
 begin
-  perform private.require_rssi();
-  if v_pattern is not null then
-    select t.roles, t.holders, t.applications into v_roles, v_holders, v_applications from private.search_terms(v_pattern) t;
-  end if;
-  perform private.require_application(p_application_id);
-  select w.from_ts, w.to_ts into v_from_ts, v_to_ts from private.day_window(p_from, p_to, v_zone) w;
-  v_today := (now() at time zone v_zone)::date;
-
   -- Not materialized: each use below reads only its campaigns' items through campaign_items_campaign_status_idx,
   -- instead of every item of every campaign once.
   with items_in_scope as not materialized (
     select i.id, i.campaign_id, i.status, i.last_used_at, i.undecided_at_closure, i.application_id
-      from private.items_in_scope(v_pattern, p_application_id, p_account_type) i
+      from private.items_in_scope(p_pattern, p_application_id, p_account_type) i
   ),
   recent as (
     select c.id, c.name, c.status, c.start_date,
-           case when c.status = 'active' then v_today else c.end_date end as point_date
+           case when c.status = 'active' then p_today else c.end_date end as point_date
       from public.campaigns c
      -- rssi_dashboard's campaigns for the window.
      where private.campaign_in_window(c.status, c.start_date, c.end_date, p_from, p_to)
-       and (not v_filtered or exists (select 1 from items_in_scope i where i.campaign_id = c.id))
-     order by case when c.status = 'active' then v_today else c.end_date end desc, c.start_date desc, c.id desc
+       and (not p_filtered or exists (select 1 from items_in_scope i where i.campaign_id = c.id))
+     order by case when c.status = 'active' then p_today else c.end_date end desc, c.start_date desc, c.id desc
      limit 12
   ),
   -- The items of the points' campaigns and of every running one (the stages), read once and counted per campaign and
@@ -264,36 +222,97 @@ begin
               join public.campaigns c on c.id = p.campaign_id
              where c.status = 'active' and p.status = any (private.waiting_states(s.stage))) as waiting
       from stage_list s
-      left join private.running_stage_decisions(v_pattern, p_application_id, p_account_type) x on x.stage = s.stage
+      left join private.running_stage_decisions(p_pattern, p_application_id, p_account_type) x on x.stage = s.stage
   )
   select jsonb_build_object(
-    'as_of', now(),
     'campaigns', (
       select coalesce(jsonb_agg(jsonb_build_object(
-          'id', p.id,
-          'name', p.name,
-          'status', p.status,
-          'point_date', p.point_date,
-          'total_items', p.total,
-          'validated_items', p.validated,
-          'validation_rate', private.percent(p.validated, p.total),
-          'reviewed_items', p.reviewed,
-          'undecided_items', p.undecided,
-          'review_rate', private.percent(p.reviewed, p.total),
+          'id', p.id, 'name', p.name, 'status', p.status, 'point_date', p.point_date,
+          'total_items', p.total, 'validated_items', p.validated, 'validation_rate', private.percent(p.validated, p.total),
+          'reviewed_items', p.reviewed, 'undecided_items', p.undecided, 'review_rate', private.percent(p.reviewed, p.total),
           'at_risk_items', p.at_risk
         ) order by p.point_date, p.start_date, p.id), '[]'::jsonb)
         from points p
     ),
-    'days', private.trend_days(v_pattern, v_roles, v_holders, v_applications, p_application_id, p_account_type,
-                               p_from, p_to, v_from_ts, v_to_ts, v_zone, v_today),
     'stages', (
       select jsonb_agg(jsonb_build_object('stage', s.stage, 'decided', s.decided, 'waiting', s.waiting) order by s.position)
         from stages s
     )
   )
-  into v_result;
+  into v_points_and_stages;
 
-  return v_result;
+  return v_points_and_stages;
+end;
+$$;
+
+revoke execute on function
+  private.trend_campaigns_and_stages(text, uuid, public.account_type, date, date, boolean, date)
+  from public;
+grant execute on function
+  private.trend_campaigns_and_stages(text, uuid, public.account_type, date, date, boolean, date)
+  to authenticated;
+
+-- rpc('rssi_trends', { p_search, p_application_id, p_account_type, p_from, p_to, p_time_zone }) → one JSON object, the
+-- RSSI dashboard's charts, under the dashboard's own filters and window (the same arguments as rssi_dashboard, same
+-- meaning), so that a chart never tells another story than the figures above it:
+--   as_of       the "now" of every figure
+--   campaigns   [{ id, name, status, point_date, total_items, validated_items, validation_rate, reviewed_items,
+--               undecided_items, review_rate, at_risk_items }] the campaigns rssi_dashboard counts for the window
+--               (every running one, and the closed ones whose period overlaps it), the last 12, oldest first: one point
+--               per completed or archived campaign at its end date, and per running one today, from its items in scope
+--               (its own record): validation_rate = validated / all those items (the dashboard's Taux de conformité,
+--               SPEC §9); reviewed_items, undecided_items and review_rate = those reviewed (private.is_reviewed), those
+--               a closed campaign sent to the RA undecided, and reviewed / all (the campaign list's figures, over the
+--               items in scope); at_risk_items = those never used or last used more than 90 days before the point's
+--               date (Comptes à risque). Under a filter, a campaign with no item in scope is left out. An item is in
+--               scope by what it recorded when the campaign started (its application, account type, holder's name and
+--               e-mail, application name and role for the search): a closed campaign keeps its figures whatever
+--               happened to its rights since.
+--   days        [{ day, approved, refused }] every day of the window in p_time_zone (an open start: from the first
+--               decision; an open end: today), the decisions taken that day on rights in scope, by outcome: they add
+--               up to activity.decisions of rssi_dashboard under the same arguments
+--   stages      [{ stage, decided, waiting }] a state, whatever the window: the running campaigns' items in scope per
+--               review stage, manager, bpo_metier, bpo_groupe then ra: decided = decided at least once at that stage,
+--               waiting = now waiting at that stage (private.waiting_states)
+-- Rssi only (42501 'Réservé au RSSI.' otherwise); an unknown application, an inverted window or an unknown time zone are
+-- refused in French, as by rssi_dashboard.
+create function public.rssi_trends(
+  p_search text default null,
+  p_application_id uuid default null,
+  p_account_type public.account_type default null,
+  p_from date default null,
+  p_to date default null,
+  p_time_zone text default 'Europe/Paris'
+) returns jsonb
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_pattern text := private.search_pattern(p_search);
+  v_filtered boolean := private.search_pattern(p_search) is not null or p_application_id is not null or p_account_type is not null;
+  v_zone text := coalesce(nullif(btrim(p_time_zone), ''), 'Europe/Paris');
+  v_today date;
+  v_from_ts timestamptz;
+  v_to_ts timestamptz;
+  v_roles text[];
+  v_holders uuid[];
+  v_applications uuid[];
+begin
+  perform private.require_rssi();
+  if v_pattern is not null then
+    select t.roles, t.holders, t.applications into v_roles, v_holders, v_applications from private.search_terms(v_pattern) t;
+  end if;
+  perform private.require_application(p_application_id);
+  select w.from_ts, w.to_ts into v_from_ts, v_to_ts from private.day_window(p_from, p_to, v_zone) w;
+  v_today := (now() at time zone v_zone)::date;
+
+  return jsonb_build_object(
+    'as_of', now(),
+    'days', private.trend_days(v_pattern, v_roles, v_holders, v_applications, p_application_id, p_account_type,
+                               p_from, p_to, v_from_ts, v_to_ts, v_zone, v_today)
+  ) || private.trend_campaigns_and_stages(v_pattern, p_application_id, p_account_type, p_from, p_to, v_filtered, v_today);
 end;
 $$;
 
