@@ -89,6 +89,111 @@ grant execute on function
 
 -- ─── Compliance page ─────────────────────────────────────────────────────────────────────────────────────────────
 
+-- The page's rights per application (p_application_id: that one only, null = all): compliant = not refused and used
+-- within 90 days, validated = in a validated state; each application's line, those without rights included, and the
+-- totals over them. Run as the caller, planned for the application asked for.
+create function private.compliance_by_application(
+  p_application_id uuid,
+  out total_rights bigint,
+  out compliant_rights bigint,
+  out validated_rights bigint,
+  out application_lines jsonb
+)
+language plpgsql stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+set jit = off
+as $$
+declare
+  v_cutoff timestamptz := now() - interval '90 days';
+begin
+  with per_application as (
+    select
+      ur.application_id,
+      count(*) as total,
+      count(*) filter (
+        where not (ur.status = any (private.refused_statuses()))
+          and ur.last_used_at >= v_cutoff
+      ) as compliant,
+      count(*) filter (where ur.status = any (private.validated_statuses())) as validated
+    from public.user_rights ur
+    where p_application_id is null or ur.application_id = p_application_id
+    group by ur.application_id
+  )
+  select
+    coalesce(sum(p.total), 0)::bigint, coalesce(sum(p.compliant), 0)::bigint, coalesce(sum(p.validated), 0)::bigint,
+    coalesce(jsonb_agg(jsonb_build_object(
+      'application_id', a.id,
+      'application_name', a.name,
+      'total_rights', coalesce(p.total, 0),
+      'compliant_rights', coalesce(p.compliant, 0),
+      'non_compliant_rights', coalesce(p.total - p.compliant, 0),
+      'rate', private.percent(p.compliant, p.total),
+      'level', private.rate_level(private.percent(p.compliant, p.total))
+    ) order by a.name, a.id), '[]'::jsonb)
+  into total_rights, compliant_rights, validated_rights, application_lines
+  from public.applications a
+  left join per_application p on p.application_id = a.id
+  where p_application_id is null or a.id = p_application_id;
+end;
+$$;
+
+-- One rule's line of the page (rssi_compliance's rules, see there): a disabled rule is listed, not evaluated; an
+-- enabled one is evaluated by private.rule_violations over its application, or, global, over the page's
+-- (p_page_application, null = all). Keys it cannot evaluate are listed as ignored.
+create function private.compliance_rule_entry(
+  p_rule public.control_rules,
+  p_application_name text,
+  p_page_application uuid
+) returns jsonb
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  v_state text := 'disabled';
+  v_by_parameter jsonb := '{}'::jsonb;
+  v_ignored text[] := array(
+    select k from jsonb_object_keys(p_rule.parameters) k
+     where k not in ('inactivity_threshold', 'incompatible_roles')
+     order by k
+  );
+begin
+  if p_rule.enabled then
+    v_by_parameter := private.rule_violations(p_rule.parameters, coalesce(p_rule.application_id, p_page_application));
+    if p_rule.parameters ? 'incompatible_roles' and not v_by_parameter ? 'incompatible_roles' then
+      v_ignored := array_append(v_ignored, 'incompatible_roles');
+    end if;
+    v_state := case when v_by_parameter = '{}'::jsonb then 'unsupported' else 'evaluated' end;
+  end if;
+
+  return jsonb_build_object(
+    'id', p_rule.id,
+    'name', p_rule.name,
+    'description', p_rule.description,
+    'global', p_rule.global,
+    'application_id', p_rule.application_id,
+    'application_name', p_application_name,
+    'parameters', p_rule.parameters,
+    'enabled', p_rule.enabled,
+    'state', v_state,
+    'violations', case when v_state = 'evaluated'
+      then (select sum(value::bigint) from jsonb_each_text(v_by_parameter)) end,
+    'violations_by_parameter', v_by_parameter,
+    'ignored_parameters', to_jsonb(v_ignored)
+  );
+end;
+$$;
+
+revoke execute on function
+  private.compliance_by_application(uuid),
+  private.compliance_rule_entry(public.control_rules, text, uuid)
+  from public, anon, authenticated, service_role;
+-- rssi_compliance calls them as the caller.
+grant execute on function
+  private.compliance_by_application(uuid),
+  private.compliance_rule_entry(public.control_rules, text, uuid)
+  to authenticated;
+
 -- rpc('rssi_compliance', { p_application_id }) → one JSON object. p_application_id null = all applications; set, it
 -- narrows every figure of the page to that application's rights, and the rules to those that apply to it (the
 -- global ones and its own).
@@ -127,111 +232,37 @@ set plan_cache_mode = force_custom_plan
 set jit = off
 as $$
 declare
-  v_cutoff timestamptz := now() - interval '90 days';
-  v_applications jsonb;
-  v_total bigint;
-  v_compliant bigint;
-  v_validated bigint;
-  v_active_rules integer := 0;
-  v_rules jsonb := '[]'::jsonb;
-  v_rule record;
-  v_scope uuid;
-  v_state text;
-  v_by_parameter jsonb;
-  v_ignored text[];
+  v_rights record;
+  v_active_rules integer;
+  v_rules jsonb;
 begin
   perform private.require_rssi();
   perform private.require_application(p_application_id);
 
-  with per_application as (
-    select
-      ur.application_id,
-      count(*) as total,
-      count(*) filter (
-        where not (ur.status = any (private.refused_statuses()))
-          and ur.last_used_at >= v_cutoff
-      ) as compliant,
-      count(*) filter (where ur.status = any (private.validated_statuses())) as validated
-    from public.user_rights ur
-    where p_application_id is null or ur.application_id = p_application_id
-    group by ur.application_id
-  )
-  select
-    coalesce(sum(p.total), 0)::bigint, coalesce(sum(p.compliant), 0)::bigint, coalesce(sum(p.validated), 0)::bigint,
-    coalesce(jsonb_agg(jsonb_build_object(
-      'application_id', a.id,
-      'application_name', a.name,
-      'total_rights', coalesce(p.total, 0),
-      'compliant_rights', coalesce(p.compliant, 0),
-      'non_compliant_rights', coalesce(p.total - p.compliant, 0),
-      'rate', private.percent(p.compliant, p.total),
-      'level', private.rate_level(private.percent(p.compliant, p.total))
-    ) order by a.name, a.id), '[]'::jsonb)
-  into v_total, v_compliant, v_validated, v_applications
-  from public.applications a
-  left join per_application p on p.application_id = a.id
-  where p_application_id is null or a.id = p_application_id;
+  select f.total_rights, f.compliant_rights, f.validated_rights, f.application_lines into v_rights
+    from private.compliance_by_application(p_application_id) f;
 
-  for v_rule in
-    select r.*, a.name as application_name
-      from public.control_rules r
-      left join public.applications a on a.id = r.application_id
-     where p_application_id is null or r.global or r.application_id = p_application_id
-     order by r.name, r.id
-  loop
-    v_by_parameter := '{}'::jsonb;
-    v_ignored := array(
-      select k from jsonb_object_keys(v_rule.parameters) k
-       where k not in ('inactivity_threshold', 'incompatible_roles')
-       order by k
-    );
-    -- The rights this rule looks at: its application, or, for a global rule, the page's (null = all).
-    v_scope := coalesce(v_rule.application_id, p_application_id);
-
-    if v_rule.enabled then
-      v_active_rules := v_active_rules + 1;
-
-      v_by_parameter := private.rule_violations(v_rule.parameters, v_scope);
-      if v_rule.parameters ? 'incompatible_roles' and not v_by_parameter ? 'incompatible_roles' then
-        v_ignored := array_append(v_ignored, 'incompatible_roles');
-      end if;
-
-      v_state := case when v_by_parameter = '{}'::jsonb then 'unsupported' else 'evaluated' end;
-    else
-      v_state := 'disabled';
-    end if;
-
-    v_rules := v_rules || jsonb_build_array(jsonb_build_object(
-      'id', v_rule.id,
-      'name', v_rule.name,
-      'description', v_rule.description,
-      'global', v_rule.global,
-      'application_id', v_rule.application_id,
-      'application_name', v_rule.application_name,
-      'parameters', v_rule.parameters,
-      'enabled', v_rule.enabled,
-      'state', v_state,
-      'violations', case when v_state = 'evaluated'
-        then (select sum(value::bigint) from jsonb_each_text(v_by_parameter)) end,
-      'violations_by_parameter', v_by_parameter,
-      'ignored_parameters', to_jsonb(v_ignored)
-    ));
-  end loop;
+  select count(*) filter (where r.enabled)::integer,
+         coalesce(jsonb_agg(private.compliance_rule_entry(r, a.name, p_application_id) order by r.name, r.id), '[]'::jsonb)
+    into v_active_rules, v_rules
+    from public.control_rules r
+    left join public.applications a on a.id = r.application_id
+   where p_application_id is null or r.global or r.application_id = p_application_id;
 
   return jsonb_build_object(
     'as_of', now(),
     'application_id', p_application_id,
     'cards', jsonb_build_object(
-      'total_rights', v_total,
-      'compliant_rights', v_compliant,
-      'non_compliant_rights', v_total - v_compliant,
-      'compliance_rate', private.percent(v_compliant, v_total),
-      'compliance_level', private.rate_level(private.percent(v_compliant, v_total)),
+      'total_rights', v_rights.total_rights,
+      'compliant_rights', v_rights.compliant_rights,
+      'non_compliant_rights', v_rights.total_rights - v_rights.compliant_rights,
+      'compliance_rate', private.percent(v_rights.compliant_rights, v_rights.total_rights),
+      'compliance_level', private.rate_level(private.percent(v_rights.compliant_rights, v_rights.total_rights)),
       'active_rules', v_active_rules,
-      'validated_rights', v_validated
+      'validated_rights', v_rights.validated_rights
     ),
     'rules', v_rules,
-    'applications', v_applications
+    'applications', v_rights.application_lines
   );
 end;
 $$;
