@@ -278,30 +278,14 @@ $$;
 
 
 -- ─── The time-driven pass ───────────────────────────────────────────────────────────────────────────────────────
--- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:
---   the starts' messages: for each campaign started since the last pass (campaign_start_notices) and still running
---     with notifications on, one message per reviewer with items waiting now, their count and the end date, due in
---     this pass; the notice goes either way;
---   reminders: for each active campaign with reminders on, the latest of its reminder_days reached (end_date − d ≤
---     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three; a day
---     that falls before the start date is never reached;
---   escalation: once the end date and the campaign's escalation_delay_days have passed, to each late reviewer's
---     manager (their late reports) and to the campaign's creator (every late reviewer), once per campaign and
---     recipient, with the rights waiting for them, each counted once however many of them it waits for.
--- It also gives up messages left "sending" by a run that died after its last allowed try. Idempotent: running it
--- twice, or twice at once, adds nothing the second time (the dedupe key).
-create function public.run_notification_schedule(p_now timestamptz default now())
-returns jsonb
+-- The pass's start messages (run_notification_schedule, below): the start notices taken, one message per reviewer with
+-- items waiting at the first stage of each campaign still running with notifications on. Returns how many were queued.
+create function private.queue_start_messages(p_now timestamptz) returns bigint
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_today date := (coalesce(p_now, now()) at time zone 'Europe/Paris')::date;
-  v_active uuid[];
-  v_started bigint;
-  v_reminders bigint;
-  v_escalations bigint;
-  v_abandoned bigint;
+  v_queued bigint;
 begin
   -- Two passes at once: the second waits for the first's deletion and then finds nothing (and the dedupe key holds).
   with told as (
@@ -331,34 +315,55 @@ begin
    ) f
    where f.total > 0
   on conflict (dedupe_key) do nothing;
-  get diagnostics v_started = row_count;
+  get diagnostics v_queued = row_count;
+  return v_queued;
+end;
+$$;
 
-  select coalesce(array_agg(c.id), '{}') into v_active
-    from public.campaigns c
-   where c.status = 'active' and c.notifications_enabled;
-
+-- The pass's reminders (run_notification_schedule, below) among p_active, the running campaigns with notifications on:
+-- once per reviewer and latest reminder day reached on p_today. Returns how many were queued.
+create function private.queue_reminders(p_active uuid[], p_today date) returns bigint
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_queued bigint;
+begin
   with due as (
     select c.id, c.name, c.end_date, t.threshold
       from public.campaigns c
      cross join lateral (
        select min(d) as threshold from unnest(c.reminder_days) as d
-        where c.end_date - d <= v_today and c.end_date - d >= c.start_date
+        where c.end_date - d <= p_today and c.end_date - d >= c.start_date
      ) t
-     where c.id = any (v_active) and c.reminders_enabled and v_today <= c.end_date and t.threshold is not null
+     where c.id = any (p_active) and c.reminders_enabled and p_today <= c.end_date and t.threshold is not null
   )
   insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
   select w.reviewer_id, w.reviewer_email, 'reminder', d.id,
          jsonb_build_object('campaign_name', d.name, 'end_date', d.end_date, 'recipient_name', w.reviewer_name,
-                            'days_left', d.end_date - v_today, 'count', w.total, 'counts', w.counts),
+                            'days_left', d.end_date - p_today, 'count', w.total, 'counts', w.counts),
          'reminder:' || d.id || ':' || w.reviewer_id || ':' || d.threshold
     from due d
     join private.waiting_reviewers((select array_agg(id) from due)) w on w.campaign_id = d.id
   on conflict (dedupe_key) do nothing;
-  get diagnostics v_reminders = row_count;
+  get diagnostics v_queued = row_count;
+  return v_queued;
+end;
+$$;
 
+-- The pass's escalations (run_notification_schedule, below) among p_active, the running campaigns with notifications
+-- on, once their end date and delay have passed on p_today: to each late reviewer's manager and to the campaign's
+-- creator, once per campaign. Returns how many were queued.
+create function private.queue_escalations(p_active uuid[], p_today date) returns bigint
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_queued bigint;
+begin
   with overdue as (
     select c.id, c.created_by from public.campaigns c
-     where c.id = any (v_active) and c.end_date + c.escalation_delay_days < v_today
+     where c.id = any (p_active) and c.end_date + c.escalation_delay_days < p_today
   ),
   late as (
     select w.*, o.created_by
@@ -401,7 +406,7 @@ begin
   insert into public.notifications (recipient_id, recipient_email, kind, campaign_id, payload, dedupe_key)
   select u.id, u.email, 'escalation', c.id,
          jsonb_build_object('campaign_name', c.name, 'end_date', c.end_date, 'recipient_name', u.first_name || ' ' || u.last_name,
-                            'days_late', v_today - c.end_date, 'reviewers', p.reviewers, 'count', r.total,
+                            'days_late', p_today - c.end_date, 'reviewers', p.reviewers, 'count', r.total,
                             'late', to_jsonb(p.late)),
          'escalation:' || c.id || ':' || u.id
     from per_recipient p
@@ -409,7 +414,47 @@ begin
     join public.campaigns c on c.id = p.campaign_id
     join public.users u on u.id = p.recipient_id and u.active
   on conflict (dedupe_key) do nothing;
-  get diagnostics v_escalations = row_count;
+  get diagnostics v_queued = row_count;
+  return v_queued;
+end;
+$$;
+
+revoke execute on function private.queue_start_messages(timestamptz), private.queue_reminders(uuid[], date),
+  private.queue_escalations(uuid[], date) from public;
+
+-- Called by the scheduled function at each run with the time it runs at (tests pass any "now"). Enqueues:
+--   the starts' messages: for each campaign started since the last pass (campaign_start_notices) and still running
+--     with notifications on, one message per reviewer with items waiting now, their count and the end date, due in
+--     this pass; the notice goes either way;
+--   reminders: for each active campaign with reminders on, the latest of its reminder_days reached (end_date − d ≤
+--     today ≤ end_date), once per reviewer and threshold: a pass missed for days sends one reminder, not three; a day
+--     that falls before the start date is never reached;
+--   escalation: once the end date and the campaign's escalation_delay_days have passed, to each late reviewer's
+--     manager (their late reports) and to the campaign's creator (every late reviewer), once per campaign and
+--     recipient, with the rights waiting for them, each counted once however many of them it waits for.
+-- It also gives up messages left "sending" by a run that died after its last allowed try. Idempotent: running it
+-- twice, or twice at once, adds nothing the second time (the dedupe key).
+create function public.run_notification_schedule(p_now timestamptz default now())
+returns jsonb
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_today date := (coalesce(p_now, now()) at time zone 'Europe/Paris')::date;
+  v_active uuid[];
+  v_started bigint;
+  v_reminders bigint;
+  v_escalations bigint;
+  v_abandoned bigint;
+begin
+  v_started := private.queue_start_messages(p_now);
+
+  select coalesce(array_agg(c.id), '{}') into v_active
+    from public.campaigns c
+   where c.status = 'active' and c.notifications_enabled;
+
+  v_reminders := private.queue_reminders(v_active, v_today);
+  v_escalations := private.queue_escalations(v_active, v_today);
 
   update public.notifications n
      set status = 'failed', last_error = coalesce(n.last_error, 'Envoi interrompu')
