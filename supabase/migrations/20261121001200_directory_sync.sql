@@ -513,24 +513,13 @@ $$;
 
 grant execute on function private.owner_problem(text, text, boolean, boolean, text, uuid, boolean, boolean) to authenticated;
 
--- rpc('import_applications', { p_rows, p_dry_run }) → { success, dry_run, lines, created, updated, unchanged, errors }.
---   p_rows: [{ line, name, description, ra_email, bpo_metier_email, bpo_groupe_email, rssi_email }]. Applications are
---   matched by name without case. The RA and the BPO Métier are required; each owner must be an active person holding
---   that role, as the form requires (private.check_application_owners).
-create function public.import_applications(p_rows jsonb, p_dry_run boolean default true) returns jsonb
-language plpgsql security definer
+-- import_applications' first step: the file's lines in pg_temp.applications_import (dropped at commit), each with the
+-- application it names if it exists and the people its owners' e-mails name, with their role and whether active.
+create function private.stage_applications_import(p_rows jsonb) returns void
+language plpgsql
 set search_path = ''
-set statement_timeout = '2min'
 as $$
-declare
-  v_dry_run boolean := coalesce(p_dry_run, true);
-  v_errors jsonb;
-  v_counts record;
 begin
-  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer des applications.');
-  perform private.require_import_rows(p_rows);
-  perform pg_advisory_xact_lock(hashtext('recertif.import_applications'));
-
   drop table if exists pg_temp.applications_import;
   -- The table created below, as plpgsql_check is to read it (scripts/db-lint/plpgsql-check.ts).
   perform 'PRAGMA:TABLE: applications_import (line integer, is_object boolean, name text, description text, '
@@ -566,6 +555,68 @@ begin
   left join public.users bm on lower(bm.email) = lower(raw.bpo_metier_email)
   left join public.users bg on lower(bg.email) = lower(raw.bpo_groupe_email)
   left join public.users rs on lower(rs.email) = lower(raw.rssi_email);
+end;
+$$;
+
+-- import_applications' writes, once the file has no problem: the applications created, and those updated where a
+-- field changed.
+create function private.write_applications_import() returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform 'PRAGMA:TABLE: applications_import (line integer, is_object boolean, name text, description text, '
+          'ra_email text, bpo_metier_email text, bpo_groupe_email text, rssi_email text, first_line integer, '
+          'existing_id uuid, ra_id uuid, ra_role public.user_role, ra_active boolean, bpo_metier_id uuid, '
+          'bpo_metier_role public.user_role, bpo_metier_active boolean, bpo_groupe_id uuid, '
+          'bpo_groupe_role public.user_role, bpo_groupe_active boolean, rssi_id uuid, rssi_role public.user_role, '
+          'rssi_active boolean)';
+  insert into public.applications (name, description, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id)
+  select i.name, i.description, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id
+    from pg_temp.applications_import i
+   where i.existing_id is null;
+
+  update public.applications a set
+    name = i.name, description = i.description, ra_id = i.ra_id, bpo_metier_id = i.bpo_metier_id,
+    bpo_groupe_id = i.bpo_groupe_id, rssi_id = i.rssi_id
+    from pg_temp.applications_import i
+   where a.id = i.existing_id
+     and (a.name, a.description, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id)
+         is distinct from (i.name, i.description, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id);
+end;
+$$;
+
+revoke execute on function
+  private.stage_applications_import(jsonb),
+  private.write_applications_import()
+  from public;
+
+-- rpc('import_applications', { p_rows, p_dry_run }) → { success, dry_run, lines, created, updated, unchanged, errors }.
+--   p_rows: [{ line, name, description, ra_email, bpo_metier_email, bpo_groupe_email, rssi_email }]. Applications are
+--   matched by name without case. The RA and the BPO Métier are required; each owner must be an active person holding
+--   that role, as the form requires (private.check_application_owners).
+create function public.import_applications(p_rows jsonb, p_dry_run boolean default true) returns jsonb
+language plpgsql security definer
+set search_path = ''
+set statement_timeout = '2min'
+as $$
+declare
+  v_dry_run boolean := coalesce(p_dry_run, true);
+  v_errors jsonb;
+  v_counts record;
+begin
+  perform private.require_admin_or_rssi('Seuls les administrateurs et le RSSI peuvent importer des applications.');
+  perform private.require_import_rows(p_rows);
+  perform pg_advisory_xact_lock(hashtext('recertif.import_applications'));
+
+  -- The table private.stage_applications_import creates, as plpgsql_check is to read it.
+  perform 'PRAGMA:TABLE: applications_import (line integer, is_object boolean, name text, description text, '
+          'ra_email text, bpo_metier_email text, bpo_groupe_email text, rssi_email text, first_line integer, '
+          'existing_id uuid, ra_id uuid, ra_role public.user_role, ra_active boolean, bpo_metier_id uuid, '
+          'bpo_metier_role public.user_role, bpo_metier_active boolean, bpo_groupe_id uuid, '
+          'bpo_groupe_role public.user_role, bpo_groupe_active boolean, rssi_id uuid, rssi_role public.user_role, '
+          'rssi_active boolean)';
+  perform private.stage_applications_import(p_rows);
 
   select coalesce(jsonb_agg(jsonb_build_object('line', r.line, 'errors', to_jsonb(r.errors)) order by r.line), '[]'::jsonb)
     into v_errors
@@ -595,19 +646,7 @@ begin
     left join public.applications a on a.id = i.existing_id;
 
   if not v_dry_run and jsonb_array_length(v_errors) = 0 then
-    insert into public.applications (name, description, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id)
-    select i.name, i.description, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id
-      from pg_temp.applications_import i
-     where i.existing_id is null;
-
-    update public.applications a set
-      name = i.name, description = i.description, ra_id = i.ra_id, bpo_metier_id = i.bpo_metier_id,
-      bpo_groupe_id = i.bpo_groupe_id, rssi_id = i.rssi_id
-      from pg_temp.applications_import i
-     where a.id = i.existing_id
-       and (a.name, a.description, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id)
-           is distinct from (i.name, i.description, i.ra_id, i.bpo_metier_id, i.bpo_groupe_id, i.rssi_id);
-
+    perform private.write_applications_import();
     perform private.write_audit('import_applications', 'applications', null, jsonb_build_object(
       'lines', v_counts.lines, 'created', v_counts.created, 'updated', v_counts.updated
     ));
