@@ -62,10 +62,38 @@ export interface AdminCampaign {
   undecidedCount: number
 }
 
-function Loading<T>({ query, children }: { query: QueryState<T>; children: (data: T) => ReactNode }) {
+interface TabTableProps<Row> {
+  query: QueryState<readonly Row[]>
+  caption: string
+  headings: string[]
+  /** What the table says when the list is empty. */
+  empty: string
+  /** A row's cells. */
+  cells: (row: Row) => ReactNode
+}
+
+/** A tab's list: a spinner while it loads, its error if it failed, else its table, saying so when it is empty. */
+function TabTable<Row extends { id: string }>({ query, caption, headings, empty, cells }: TabTableProps<Row>) {
   if (query.isPending) return <Spinner className="py-10" />
   if (query.error) return <ErrorBox message={query.error.message} className="m-4" />
-  return <>{children(query.data as T)}</>
+  const rows = query.data ?? []
+  return (
+    <Table caption={caption}>
+      <TableHead>
+        <tr>
+          {headings.map((heading) => (
+            <TableHeaderCell key={heading}>{heading}</TableHeaderCell>
+          ))}
+        </tr>
+      </TableHead>
+      <TableBody>
+        {rows.length === 0 && <TableEmptyRow colSpan={headings.length} message={empty} />}
+        {rows.map((row) => (
+          <TableRow key={row.id}>{cells(row)}</TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  )
 }
 
 interface AdminDashboardProps {
@@ -135,109 +163,74 @@ export function AdminDashboard({ title, campaigns, campaignHref, onImport, onCre
         </div>
         <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
           {tab === 'campaigns' && (
-            <Loading query={campaigns}>
-              {(rows) => (
-                <Table caption="Campagnes">
-                  <TableHead>
-                    <tr>
-                      <TableHeaderCell>Nom</TableHeaderCell>
-                      <TableHeaderCell>Statut</TableHeaderCell>
-                      <TableHeaderCell>Fin</TableHeaderCell>
-                      <TableHeaderCell>Progression</TableHeaderCell>
-                      <TableHeaderCell>Actions</TableHeaderCell>
-                    </tr>
-                  </TableHead>
-                  <TableBody>
-                    {rows.length === 0 && <TableEmptyRow colSpan={5} message="Aucune campagne." />}
-                    {rows.map((campaign) => (
-                      <TableRow key={campaign.id}>
-                        <TableCell className="font-medium">{campaign.name}</TableCell>
-                        <TableCell>
-                          <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusLabel(campaign.status)}</Badge>
-                        </TableCell>
-                        <TableCell>{formatDate(campaign.endDate)}</TableCell>
-                        <TableCell className="min-w-[140px]">
-                          <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
-                          {campaignFigureLines(campaign).map((line) => (
-                            <p key={line} className="mt-1 text-xs text-gray-500">
-                              {line}
-                            </p>
-                          ))}
-                        </TableCell>
-                        <TableCell>
-                          <Details to={campaignHref(campaign.id)} name={campaign.name} />
-                        </TableCell>
-                      </TableRow>
+            <TabTable
+              query={campaigns}
+              caption="Campagnes"
+              headings={['Nom', 'Statut', 'Fin', 'Progression', 'Actions']}
+              empty="Aucune campagne."
+              cells={(campaign) => (
+                <>
+                  <TableCell className="font-medium">{campaign.name}</TableCell>
+                  <TableCell>
+                    <Badge tone={campaignStatusTone(campaign.status)}>{campaignStatusLabel(campaign.status)}</Badge>
+                  </TableCell>
+                  <TableCell>{formatDate(campaign.endDate)}</TableCell>
+                  <TableCell className="min-w-[140px]">
+                    <ProgressBar kind="progress" value={campaign.progress ?? 0} label={`Progression de ${campaign.name}`} />
+                    {campaignFigureLines(campaign).map((line) => (
+                      <p key={line} className="mt-1 text-xs text-gray-500">
+                        {line}
+                      </p>
                     ))}
-                  </TableBody>
-                </Table>
+                  </TableCell>
+                  <TableCell>
+                    <Details to={campaignHref(campaign.id)} name={campaign.name} />
+                  </TableCell>
+                </>
               )}
-            </Loading>
+            />
           )}
           {tab === 'users' && (
-            <Loading query={users}>
-              {(rows) => (
-                <Table caption="Utilisateurs">
-                  <TableHead>
-                    <tr>
-                      <TableHeaderCell>Nom</TableHeaderCell>
-                      <TableHeaderCell>E-mail</TableHeaderCell>
-                      <TableHeaderCell>Rôle</TableHeaderCell>
-                      <TableHeaderCell>Département</TableHeaderCell>
-                      <TableHeaderCell>Actions</TableHeaderCell>
-                    </tr>
-                  </TableHead>
-                  <TableBody>
-                    {rows.length === 0 && <TableEmptyRow colSpan={5} message="Aucun utilisateur." />}
-                    {rows.map((row) => {
-                      const name = `${row.first_name} ${row.last_name}`
-                      return (
-                        <TableRow key={row.id}>
-                          <TableCell className="font-medium">{name}</TableCell>
-                          <TableCell>{row.email}</TableCell>
-                          <TableCell>
-                            <Badge>{roleLabel(row.role)}</Badge>
-                          </TableCell>
-                          <TableCell>{row.department || '-'}</TableCell>
-                          <TableCell>
-                            <Details to={`/app/users?utilisateur=${row.id}`} name={name} />
-                          </TableCell>
-                        </TableRow>
-                      )
-                    })}
-                  </TableBody>
-                </Table>
-              )}
-            </Loading>
+            <TabTable
+              query={users}
+              caption="Utilisateurs"
+              headings={['Nom', 'E-mail', 'Rôle', 'Département', 'Actions']}
+              empty="Aucun utilisateur."
+              cells={(row) => {
+                const name = `${row.first_name} ${row.last_name}`
+                return (
+                  <>
+                    <TableCell className="font-medium">{name}</TableCell>
+                    <TableCell>{row.email}</TableCell>
+                    <TableCell>
+                      <Badge>{roleLabel(row.role)}</Badge>
+                    </TableCell>
+                    <TableCell>{row.department || '-'}</TableCell>
+                    <TableCell>
+                      <Details to={`/app/users?utilisateur=${row.id}`} name={name} />
+                    </TableCell>
+                  </>
+                )
+              }}
+            />
           )}
           {tab === 'applications' && (
-            <Loading query={applications}>
-              {(rows) => (
-                <Table caption="Applications">
-                  <TableHead>
-                    <tr>
-                      <TableHeaderCell>Nom</TableHeaderCell>
-                      <TableHeaderCell>Description</TableHeaderCell>
-                      <TableHeaderCell>Création</TableHeaderCell>
-                      <TableHeaderCell>Actions</TableHeaderCell>
-                    </tr>
-                  </TableHead>
-                  <TableBody>
-                    {rows.length === 0 && <TableEmptyRow colSpan={4} message="Aucune application." />}
-                    {rows.map((row) => (
-                      <TableRow key={row.id}>
-                        <TableCell className="font-medium">{row.name}</TableCell>
-                        <TableCell>{row.description || '-'}</TableCell>
-                        <TableCell>{formatDate(row.created_at)}</TableCell>
-                        <TableCell>
-                          <Details to={`/app/applications?application=${row.id}`} name={row.name} />
-                        </TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
+            <TabTable
+              query={applications}
+              caption="Applications"
+              headings={['Nom', 'Description', 'Création', 'Actions']}
+              empty="Aucune application."
+              cells={(row) => (
+                <>
+                  <TableCell className="font-medium">{row.name}</TableCell>
+                  <TableCell>{row.description || '-'}</TableCell>
+                  <TableCell>{formatDate(row.created_at)}</TableCell>
+                  <TableCell>
+                    <Details to={`/app/applications?application=${row.id}`} name={row.name} />
+                  </TableCell>
+                </>
               )}
-            </Loading>
+            />
           )}
         </div>
       </Card>
