@@ -12,10 +12,7 @@ const stubs = vi.hoisted(() => ({
 }))
 
 // The api neighbours are stubbed (their real query keys kept): the screen is tested on what Postgres would answer.
-vi.mock('@/features/reviews/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/features/reviews/api')>()),
-  useReviewQueueCount: () => ({ data: 0 }),
-}))
+vi.mock('@/features/reviews/api', async (original) => (await import('../support/quiet-bell')).quietBell(original))
 vi.mock('@/features/dashboards/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/features/dashboards/api')>()
   return {

@@ -12,11 +12,7 @@ const stubs = vi.hoisted(() => ({
 }))
 
 // The api neighbours are stubbed (their real query options kept): the page is tested on what Postgres would answer.
-// The header's bell is not what these tests are about: it counts nothing rather than asking the network.
-vi.mock('@/features/reviews/api', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/features/reviews/api')>()),
-  useReviewQueueCount: () => ({ data: 0 }),
-}))
+vi.mock('@/features/reviews/api', async (original) => (await import('../support/quiet-bell')).quietBell(original))
 vi.mock('@/features/rights/api', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@/features/rights/api')>()
   return {
