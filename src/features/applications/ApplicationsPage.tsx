@@ -4,6 +4,7 @@ import { AdminListPage } from '@/components/admin-list/AdminListPage'
 import { DeleteConfirmDialog } from '@/components/admin-list/DeleteConfirmDialog'
 import { RowActions } from '@/components/admin-list/RowActions'
 import { useLinkedRow } from '@/components/admin-list/use-linked-row'
+import { useRowForm } from '@/components/admin-list/use-row-form'
 import { Button } from '@/components/ui/Button'
 import { TableCell } from '@/components/ui/Table'
 import { formatDate } from '@/lib/dates'
@@ -11,8 +12,6 @@ import { usePagedList } from '@/lib/use-paged-list'
 import { useApplication, useApplicationsPage, useDeleteApplication, useOwnerChoices, useSaveApplication, type ApplicationSort } from './api'
 import { ApplicationFormDialog } from './ApplicationFormDialog'
 import { APPLICATION_MESSAGES, applicationToForm, EMPTY_APPLICATION_FORM, personName, type ApplicationRow } from './model'
-
-type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; application: ApplicationRow }
 
 /** The query parameter of a link to one application (the admin dashboard's « Détails »): its row is shown, and edited by whoever may. */
 const LINK_PARAM = 'application'
@@ -41,19 +40,13 @@ export function ApplicationsPage({
 }) {
   const list = usePagedList<ApplicationSort>({ sort: 'name' })
   const applications = useApplicationsPage(list.request)
-  const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const link = useLinkedRow(LINK_PARAM, applications.data?.rows)
   const linked = link.found(useApplication(link.linkedId), "L'application demandée est introuvable : elle a peut-être été supprimée.")
-  const editing: Editing = canManage && chosen.kind === 'closed' && linked.row && link.opens ? { kind: 'edit', application: linked.row } : chosen
+  const { form, create, edit, close } = useRowForm(link, linked.row, canManage)
   const [deleting, setDeleting] = useState<ApplicationRow | null>(null)
-  const choices = useOwnerChoices(canManage && editing.kind !== 'closed')
+  const choices = useOwnerChoices(canManage && form.kind !== 'closed')
   const save = useSaveApplication()
   const remove = useDeleteApplication()
-
-  const closeForm = () => {
-    setChosen({ kind: 'closed' })
-    link.dismiss()
-  }
 
   return (
     <AdminListPage
@@ -62,7 +55,7 @@ export function ApplicationsPage({
         canManage && (
           <>
             {importAction}
-            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
+            <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={create}>
               Nouvelle application
             </Button>
           </>
@@ -91,22 +84,22 @@ export function ApplicationsPage({
           <TableCell>{formatDate(application.created_at)}</TableCell>
           {canManage && (
             <TableCell>
-              <RowActions name={application.name} onEdit={() => setChosen({ kind: 'edit', application })} onDelete={() => setDeleting(application)} />
+              <RowActions name={application.name} onEdit={() => edit(application)} onDelete={() => setDeleting(application)} />
             </TableCell>
           )}
         </>
       )}
     >
-      {editing.kind !== 'closed' && (
+      {form.kind !== 'closed' && (
         <ApplicationFormDialog
-          editingName={editing.kind === 'edit' ? editing.application.name : null}
-          initialValues={editing.kind === 'edit' ? applicationToForm(editing.application) : EMPTY_APPLICATION_FORM}
+          editingName={form.kind === 'edit' ? form.row.name : null}
+          initialValues={form.kind === 'edit' ? applicationToForm(form.row) : EMPTY_APPLICATION_FORM}
           choices={choices.data}
           choicesError={choices.isError ? choices.error.message : null}
-          onClose={closeForm}
+          onClose={close}
           onSubmit={async (input) => {
-            await save.mutateAsync({ id: editing.kind === 'edit' ? editing.application.id : null, input })
-            closeForm()
+            await save.mutateAsync({ id: form.kind === 'edit' ? form.row.id : null, input })
+            close()
           }}
         />
       )}

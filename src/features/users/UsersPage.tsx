@@ -4,6 +4,7 @@ import { AdminListPage } from '@/components/admin-list/AdminListPage'
 import { DeleteConfirmDialog } from '@/components/admin-list/DeleteConfirmDialog'
 import { RowActions } from '@/components/admin-list/RowActions'
 import { useLinkedRow } from '@/components/admin-list/use-linked-row'
+import { useRowForm } from '@/components/admin-list/use-row-form'
 import { Badge } from '@/components/ui/Badge'
 import { Button } from '@/components/ui/Button'
 import { TableCell } from '@/components/ui/Table'
@@ -18,8 +19,6 @@ import { currentManager, EMPTY_USER_FORM, mayHoldSecondFactor, orDash, USER_MESS
 
 // The actions stay in view at the table's right edge when its eight columns are wider than the screen.
 const STICKY_ACTIONS = 'sticky right-0 shadow-[inset_1px_0_0_rgb(229_231_235)]'
-
-type Editing = { kind: 'closed' } | { kind: 'create' } | { kind: 'edit'; user: UserRow }
 
 /** The query parameter of a link to one person (the admin dashboard's « Détails »): their row is shown and edited. */
 const LINK_PARAM = 'utilisateur'
@@ -55,20 +54,14 @@ export function UsersPage({
   const list = usePagedList<UserSort>({ sort: 'name' })
   const [accounts, setAccounts] = useState<AccountFilter>('all')
   const users = useUsersPage(list.request, accounts)
-  const [chosen, setChosen] = useState<Editing>({ kind: 'closed' })
   const [deleting, setDeleting] = useState<UserRow | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const save = useSaveUser()
   const remove = useDeleteUser()
   const link = useLinkedRow(LINK_PARAM, users.data?.rows)
   const linked = link.found(useUser(link.linkedId), "L'utilisateur demandé est introuvable : il a peut-être été supprimé.")
-  const editing: Editing = chosen.kind === 'closed' && linked.row && link.opens ? { kind: 'edit', user: linked.row } : chosen
-  const editingId = editing.kind === 'edit' ? editing.user.id : null
-
-  const closeForm = () => {
-    setChosen({ kind: 'closed' })
-    link.dismiss()
-  }
+  const { form, create, edit, close } = useRowForm(link, linked.row)
+  const editingId = form.kind === 'edit' ? form.row.id : null
 
   return (
     <AdminListPage
@@ -76,7 +69,7 @@ export function UsersPage({
       actions={
         <>
           {importAction}
-          <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={() => setChosen({ kind: 'create' })}>
+          <Button leftIcon={<Plus aria-hidden="true" className="h-4 w-4" />} onClick={create}>
             Nouvel utilisateur
           </Button>
         </>
@@ -132,7 +125,7 @@ export function UsersPage({
           <TableCell className={cn(STICKY_ACTIONS, user.id === link.linkedId ? 'bg-primary-50' : 'bg-white')}>
             <RowActions
               name={userFullName(user)}
-              onEdit={() => setChosen({ kind: 'edit', user })}
+              onEdit={() => edit(user)}
               onDelete={user.id !== currentUserId ? () => setDeleting(user) : undefined}
               after={
                 <>
@@ -147,17 +140,17 @@ export function UsersPage({
         </>
       )}
     >
-      {editing.kind !== 'closed' && (
+      {form.kind !== 'closed' && (
         <UserFormDialog
-          editing={editing.kind === 'edit'}
-          initialValues={editing.kind === 'edit' ? userToForm(editing.user) : EMPTY_USER_FORM}
+          editing={form.kind === 'edit'}
+          initialValues={form.kind === 'edit' ? userToForm(form.row) : EMPTY_USER_FORM}
           editingId={editingId}
-          initialManager={editing.kind === 'edit' ? currentManager(editing.user) : null}
+          initialManager={form.kind === 'edit' ? currentManager(form.row) : null}
           roleLocked={editingId !== null && editingId === currentUserId}
-          onClose={closeForm}
+          onClose={close}
           onSubmit={async (input) => {
             await save.mutateAsync({ id: editingId, input })
-            closeForm()
+            close()
           }}
         />
       )}
