@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import * as XLSX from 'xlsx'
+import { stageFileColumns } from '../../src/domain/stage-files'
 import { launchBrowser, menuItems, newContext, signIn } from './support/browser'
 import { signedInClient } from './support/api'
 import { chooseRowAction } from './support/menu'
@@ -130,19 +131,7 @@ describe('campaigns', () => {
     const workbook = XLSX.read(await readFile((await download.path())!), { type: 'buffer' })
     expect(workbook.SheetNames).toEqual(['Droits', 'Instructions'])
     const rows = XLSX.utils.sheet_to_json<string[]>(workbook.Sheets['Droits']!, { header: 1 })
-    expect(rows[0]).toEqual([
-      'ID du droit',
-      'Utilisateur',
-      'E-mail',
-      'Application',
-      'Rôle / Profil',
-      "Date d'attribution",
-      'Dernière utilisation',
-      'Justification métier',
-      'Validation manager',
-      'Commentaire manager',
-      'Date de validation manager',
-    ])
+    expect(rows[0]).toEqual(stageFileColumns('manager'))
     const data = rows.slice(1).sort((a, b) => String(a[2]).localeCompare(String(b[2])))
     expect(data).toHaveLength(2)
     expect(data.map((cells) => cells[2])).toEqual(HOLDERS)
