@@ -1,20 +1,14 @@
 // The bell of admin and rssi reads rpc('admin_alerts') through the dashboards' api.ts, signed in, against the local
 // server: a campaign still active past its end date is counted, and no longer once it is completed.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { fetchAdminAlerts } = await import('@/features/dashboards/api')
 
-let backend: TestBackend
-
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-
-afterAll(() => backend?.close())
+const backend = testBackendForFile()
 
 async function signIn(email: string) {
   session.client = await backend.signedIn(email)

@@ -1,23 +1,20 @@
 // The applications and control rules pages read through their features' api.ts, signed in as the administrator,
 // against the local server and the seeded database: every column sorts (owners' names through the embedded person),
 // the search is the server's, and the total is the whole list's.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { APPLICATION_SORTS, fetchApplication, fetchApplicationsPage } = await import('@/features/applications/api')
 const { CONTROL_RULE_SORTS, fetchControlRulesPage } = await import('@/features/control-rules/api')
 
-let backend: TestBackend
+const backend = testBackendForFile()
 
 beforeAll(async () => {
-  backend = await startTestBackend()
   session.client = await backend.signedIn(demo.admin.email)
 })
-
-afterAll(() => backend?.close())
 
 const rowsOf = async <T>(table: string) => (await backend.db.query<T>(`select * from public.${table}`)).rows
 const first = { page: 0, size: 25, direction: 'asc', search: '' } as const

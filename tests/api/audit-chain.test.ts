@@ -2,16 +2,11 @@
 // chain, then reads every audit row over the REST API and recomputes the hashes itself; the security officer checks
 // it from the browser; nobody else may.
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chainHashes, type SealedRow } from '../support/audit-chain'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { DEMO_PASSWORD, testBackendForFile } from './support/server'
 
-let backend: TestBackend
-
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-afterAll(() => backend.close())
+const backend = testBackendForFile()
 
 async function signedIn(email: string): Promise<SupabaseClient> {
   const client = backend.client()

@@ -2,20 +2,19 @@
 // demo administrator, against the local server: a value the form would refuse, sent anyway, comes back as a 400 with
 // the database's French message (PostgREST's error shape), and a good one is kept while the campaign runs.
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { createCampaign, updateCampaign } = await import('@/features/campaigns/api/save-campaign')
 
-let backend: TestBackend
+const backend = testBackendForFile()
 let client: SupabaseClient
 let running: string
 
 beforeAll(async () => {
-  backend = await startTestBackend()
   client = await backend.signedIn(demo.admin.email)
   session.client = client
   const { rows } = await backend.db.query<{ id: string }>(
@@ -24,8 +23,6 @@ beforeAll(async () => {
   running = rows[0]!.id
   await backend.db.query(`update public.campaigns set status = 'active' where id = $1`, [running])
 })
-
-afterAll(() => backend?.close())
 
 const settings = { notifications_enabled: true, reminders_enabled: true, reminder_days: [7, 3, 1], escalation_delay_days: 0 }
 

@@ -1,24 +1,21 @@
 // The control rules form's reads through its feature's API modules, signed in as the administrator, against the local
 // server and the seeded database: the role names to pick, the count of a rule being written and of saved rules, and
 // the database's refusal of a rule the compliance page could not evaluate, in French.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { createControlRule, fetchRoleChoices, fetchRuleReach, fetchRulesReach } = await import('@/features/control-rules/api')
 
-let backend: TestBackend
+const backend = testBackendForFile()
 let sap: string
 
 beforeAll(async () => {
-  backend = await startTestBackend()
   session.client = await backend.signedIn(demo.admin.email)
   sap = (await backend.db.query<{ id: string }>(`select id from public.applications where name = 'SAP Finance'`)).rows[0]!.id
 })
-
-afterAll(() => backend?.close())
 
 const namesOn = async (applicationId: string | null) =>
   (

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestBackend, type TestBackend } from './support/server'
+import { describe, expect, it } from 'vitest'
+import { testBackendForFile } from './support/server'
 
-let backend: TestBackend
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-afterAll(() => backend.close())
+const backend = testBackendForFile()
 
 describe('gateway', () => {
   it('refuses a request without an API key, as Supabase does', async () => {

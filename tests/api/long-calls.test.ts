@@ -1,21 +1,15 @@
 // Whole-campaign work goes through calls with a time limit of their own, since the roles' 8 s (as hosted) would cut a
 // large start or completion: the catalog carries each limit, which the local REST server applies as PostgREST does,
 // and the campaigns page's status change goes through set_campaign_status with the caller's own rights.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { setCampaignStatus } = await import('@/features/campaigns/api/set-campaign-status')
 
-let backend: TestBackend
-
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-
-afterAll(() => backend?.close())
+const backend = testBackendForFile()
 
 async function signIn(email: string) {
   session.client = await backend.signedIn(email)

@@ -5,16 +5,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { decodeJwt } from 'jose'
 import { Secret, TOTP } from 'otpauth'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { startLocalServer, type LocalServer } from '../../supabase/local/server'
 import { freshDatabase } from '../support/database'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { DEMO_PASSWORD, testBackendForFile, type TestBackend } from './support/server'
 
-let backend: TestBackend
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-afterAll(() => backend.close())
+const backend = testBackendForFile()
 
 const codeFor = (secret: string, at = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at })
 const wrongCode = (secret: string) => String((Number(codeFor(secret)) + 500_000) % 1_000_000).padStart(6, '0')

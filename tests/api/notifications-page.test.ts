@@ -1,17 +1,16 @@
 // The « Envois d'e-mails » page's reads through the feature's api modules, with supabase-js signed in over HTTP against
 // the local server: the administrator and the RSSI page through every message newest first, filtered and counted on the
 // server (checked against rows counted in SQL); a manager reads none of them (row-level security).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startTestBackend, type TestBackend } from './support/server'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { fetchMessagesPage, fetchOutboxSummary } = await import('@/features/notifications/api')
 
-let backend: TestBackend
+const backend = testBackendForFile()
 
 beforeAll(async () => {
-  backend = await startTestBackend()
   // 70 messages an hour apart, the newest first by id too: every 7th given up, every 3rd still waiting, the rest sent.
   await backend.db.query(
     `insert into public.notifications (recipient_email, kind, payload, dedupe_key, status, attempts, last_error, sent_at, created_at)
@@ -25,7 +24,6 @@ beforeAll(async () => {
        from generate_series(1, 70) g`,
   )
 })
-afterAll(() => backend?.close())
 
 async function signIn(email: string): Promise<void> {
   session.client = await backend.signedIn(email)

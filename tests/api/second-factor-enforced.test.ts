@@ -4,16 +4,12 @@
 // tokens signed as the auth server signs them.
 import { createClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { signAccessToken } from '../../supabase/local/keys'
 import { demo } from '../db/support/actors'
-import { DEMO_PASSWORD, startTestBackend, type TestBackend } from './support/server'
+import { DEMO_PASSWORD, testBackendForFile } from './support/server'
 
-let backend: TestBackend
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-afterAll(() => backend.close())
+const backend = testBackendForFile()
 
 type Person = 'admin' | 'rssi' | 'user'
 const token = (who: Person, aal: 'aal1' | 'aal2') =>

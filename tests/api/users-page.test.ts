@@ -2,9 +2,9 @@
 // signed in as the administrator, over HTTP against the local server. A search, its total, the sort and the pages are
 // the server's, so each is checked here against rows counted in SQL, not against the code under test.
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
@@ -14,10 +14,9 @@ const { fetchManagerChoices, fetchUser, fetchUsersPage } = await import('@/featu
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 })
 
 const PEOPLE = 10_000
-let backend: TestBackend
+const backend = testBackendForFile()
 
 beforeAll(async () => {
-  backend = await startTestBackend()
   // Every 7th person is in Finance, every 100th a manager; names carry the characters a search must take literally.
   await backend.db.query(
     `insert into public.users (email, first_name, last_name, role, department, position)
@@ -29,8 +28,6 @@ beforeAll(async () => {
   )
   session.client = await backend.signedIn(demo.admin.email)
 })
-
-afterAll(() => backend?.close())
 
 const count = async (where: string) =>
   Number((await backend.db.query<{ n: string }>(`select count(*)::text as n from public.users where ${where}`)).rows[0]!.n)

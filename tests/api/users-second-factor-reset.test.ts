@@ -1,21 +1,15 @@
 // An administrator resets the RSSI's second factor through the users feature's API module, signed in against the
 // local server: her factor is gone and the reset audited. The RSSI calling it on the administrator is refused in
 // French, and the administrator keeps his factor.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { demo } from '../db/support/actors'
-import { startTestBackend, type TestBackend } from './support/server'
+import { testBackendForFile } from './support/server'
 
 const session = vi.hoisted(() => ({ client: null as unknown }))
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => session.client }))
 const { resetSecondFactor } = await import('@/features/users/api')
 
-let backend: TestBackend
-
-beforeAll(async () => {
-  backend = await startTestBackend()
-})
-
-afterAll(() => backend?.close())
+const backend = testBackendForFile()
 
 async function signIn(email: string) {
   session.client = await backend.signedIn(email)

@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { afterAll, beforeAll } from 'vitest'
 import WebSocket from 'ws'
 import type { Database } from '../../../supabase/local/database'
 import { startLocalServer, type LocalServer } from '../../../supabase/local/server'
@@ -49,5 +50,36 @@ export async function startTestBackend(): Promise<TestBackend> {
       await server.close()
       await db.close()
     },
+  }
+}
+
+/**
+ * startTestBackend for a whole test file: started by the file's first beforeAll and closed by its last afterAll. The
+ * object stands for the started backend, so that the file declares it once, at the top.
+ */
+export function testBackendForFile(): TestBackend {
+  let started: TestBackend | undefined
+  beforeAll(async () => {
+    started = await startTestBackend()
+  })
+  afterAll(() => started?.close())
+  const backend = (): TestBackend => {
+    if (!started) throw new Error('The backend is started by the hooks of the test file.')
+    return started
+  }
+  return {
+    get server() {
+      return backend().server
+    },
+    get db() {
+      return backend().db
+    },
+    get url() {
+      return backend().url
+    },
+    client: () => backend().client(),
+    signedIn: (email) => backend().signedIn(email),
+    serviceClient: () => backend().serviceClient(),
+    close: () => backend().close(),
   }
 }
