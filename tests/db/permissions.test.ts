@@ -151,10 +151,6 @@ interface Write {
 }
 
 interface Probe {
-  /** The caller's view. */
-  select: string
-  /** The owner's view of every row. */
-  all: string
   scope?: (w: World, caller: Caller) => Set<string>
   /** A fresh row for the caller to insert, and how to count it afterwards. */
   insert: () => Promise<Write & { exists: Write }>
@@ -166,128 +162,75 @@ interface Probe {
   target?: () => Promise<string>
 }
 
+/** How many rows of `table` hold `value` in `column`: whether a write created a row, or left one. */
+const rowsWhere = (table: Table, column: string, value: unknown): Write => ({
+  sql: `select count(*) from public.${table} where ${column} = $1`,
+  params: [value],
+})
+
+/** Deleting one row by its id, and counting it afterwards. */
+const deleteRow = (table: Table, id: unknown) => ({ sql: `delete from public.${table} where id = $1`, params: [id], exists: rowsWhere(table, 'id', id) })
+
+/** Setting one column of a row to `value`, and reading it back. */
+const setColumn = (table: Table, id: unknown, column: string, value: string) => ({
+  sql: `update public.${table} set ${column} = $2 where id = $1`,
+  params: [id, value],
+  read: { sql: `select ${column} as v from public.${table} where id = $1`, params: [id] },
+  value,
+})
+
 const probes: Record<Table, Probe> = {
   users: {
-    select: `select id from public.users`,
-    all: `select id from public.users`,
     insert: async () => {
       const email = `${randomUUID()}@example.org`
       return {
         sql: `insert into public.users (email, first_name, last_name, role) values ($1, 'Nouvel', 'Arrivant', 'user')`,
         params: [email],
-        exists: { sql: `select count(*) from public.users where email = $1`, params: [email] },
+        exists: rowsWhere('users', 'email', email),
       }
     },
-    update: async () => {
-      const value = unique('Service')
-      return {
-        sql: `update public.users set department = $2 where id = $1`,
-        params: [teamMembers.thomas, value],
-        read: { sql: `select department as v from public.users where id = $1`, params: [teamMembers.thomas] },
-        value,
-      }
-    },
-    delete: async () => {
-      const { id } = await createUser(db)
-      return {
-        sql: `delete from public.users where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.users where id = $1`, params: [id] },
-      }
-    },
+    update: async () => setColumn('users', teamMembers.thomas, 'department', unique('Service')),
+    delete: async () => deleteRow('users', (await createUser(db)).id),
   },
   applications: {
-    select: `select id from public.applications`,
-    all: `select id from public.applications`,
     insert: async () => {
       const name = unique('Application')
       return {
         sql: `insert into public.applications (name, ra_id, bpo_metier_id) values ($1, $2, $3)`,
         params: [name, demo.ra.id, demo.bpo_metier.id],
-        exists: { sql: `select count(*) from public.applications where name = $1`, params: [name] },
+        exists: rowsWhere('applications', 'name', name),
       }
     },
-    update: async () => {
-      const value = unique('Description')
-      return {
-        sql: `update public.applications set description = $2 where id = $1`,
-        params: [sap, value],
-        read: { sql: `select description as v from public.applications where id = $1`, params: [sap] },
-        value,
-      }
-    },
-    delete: async () => {
-      const id = await createApplication(db)
-      return {
-        sql: `delete from public.applications where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.applications where id = $1`, params: [id] },
-      }
-    },
+    update: async () => setColumn('applications', sap, 'description', unique('Description')),
+    delete: async () => deleteRow('applications', await createApplication(db)),
   },
   campaigns: {
-    select: `select id from public.campaigns`,
-    all: `select id from public.campaigns`,
     insert: async () => {
       const name = unique('Campagne')
       return {
         sql: `insert into public.campaigns (name, start_date, end_date) values ($1, '2027-03-01', '2027-03-31')`,
         params: [name],
-        exists: { sql: `select count(*) from public.campaigns where name = $1`, params: [name] },
+        exists: rowsWhere('campaigns', 'name', name),
       }
     },
-    update: async () => {
-      const value = unique('Description')
-      return {
-        sql: `update public.campaigns set description = $2 where id = $1`,
-        params: [campaignIds.draft, value],
-        read: { sql: `select description as v from public.campaigns where id = $1`, params: [campaignIds.draft] },
-        value,
-      }
-    },
-    delete: async () => {
-      const id = await createDraftCampaign(db)
-      return {
-        sql: `delete from public.campaigns where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.campaigns where id = $1`, params: [id] },
-      }
-    },
+    update: async () => setColumn('campaigns', campaignIds.draft, 'description', unique('Description')),
+    delete: async () => deleteRow('campaigns', await createDraftCampaign(db)),
   },
   user_rights: {
-    select: `select id from public.user_rights`,
-    all: `select id from public.user_rights`,
     scope: visibleRights,
     insert: async () => {
       const role = unique('Rôle')
       return {
         sql: `insert into public.user_rights (user_id, application_id, role_name) values ($1, $2, $3)`,
         params: [demo.user.id, sap, role],
-        exists: { sql: `select count(*) from public.user_rights where role_name = $1`, params: [role] },
+        exists: rowsWhere('user_rights', 'role_name', role),
       }
     },
-    update: async () => {
-      const value = unique('Justification')
-      return {
-        sql: `update public.user_rights set justification = $2 where id = $1`,
-        params: [sharedRight, value],
-        read: { sql: `select justification as v from public.user_rights where id = $1`, params: [sharedRight] },
-        value,
-      }
-    },
-    delete: async () => {
-      const id = await createRight(db, { applicationId: sap, campaignId: null })
-      return {
-        sql: `delete from public.user_rights where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.user_rights where id = $1`, params: [id] },
-      }
-    },
+    update: async () => setColumn('user_rights', sharedRight, 'justification', unique('Justification')),
+    delete: async () => deleteRow('user_rights', await createRight(db, { applicationId: sap, campaignId: null })),
     target: async () => sharedRight,
   },
   right_decisions: {
-    select: `select id from public.right_decisions`,
-    all: `select id from public.right_decisions`,
     scope: visibleDecisions,
     insert: async () => {
       const marker = unique('Faux')
@@ -295,7 +238,7 @@ const probes: Record<Table, Probe> = {
         sql: `insert into public.right_decisions (right_id, stage, decision, from_status, to_status, decided_by, decided_by_email, decided_by_name)
               values ($1, 'manager', 'approved', 'pending', 'validated_manager', $2, 'manager@example.com', $3)`,
         params: [sharedRight, demo.manager.id, marker],
-        exists: { sql: `select count(*) from public.right_decisions where decided_by_name = $1`, params: [marker] },
+        exists: rowsWhere('right_decisions', 'decided_by_name', marker),
       }
     },
     update: async () => {
@@ -309,52 +252,35 @@ const probes: Record<Table, Probe> = {
     },
     delete: async () => {
       const { id } = await one<{ id: string }>(db, `select id from public.right_decisions order by decided_at limit 1`)
-      return {
-        sql: `delete from public.right_decisions where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.right_decisions where id = $1`, params: [id] },
-      }
+      return deleteRow('right_decisions', id)
     },
   },
   control_rules: {
-    select: `select id from public.control_rules`,
-    all: `select id from public.control_rules`,
     insert: async () => {
       const name = unique('Règle')
       return {
         sql: `insert into public.control_rules (name, parameters) values ($1, '{"inactivity_threshold": 60}')`,
         params: [name],
-        exists: { sql: `select count(*) from public.control_rules where name = $1`, params: [name] },
+        exists: rowsWhere('control_rules', 'name', name),
       }
     },
     update: async () => {
       const { id } = await one<{ id: string }>(db, `select id from public.control_rules where name = 'Inactivité de 90 jours'`)
       const value = unique('Description')
-      return {
-        sql: `update public.control_rules set description = $2 where id = $1`,
-        params: [id, value],
-        read: { sql: `select description as v from public.control_rules where id = $1`, params: [id] },
-        value,
-      }
+      return setColumn('control_rules', id, 'description', value)
     },
     delete: async () => {
       const { id } = await one<{ id: string }>(db, `insert into public.control_rules (name) values ($1) returning id`, [unique('Règle')])
-      return {
-        sql: `delete from public.control_rules where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.control_rules where id = $1`, params: [id] },
-      }
+      return deleteRow('control_rules', id)
     },
   },
   audit_logs: {
-    select: `select id from public.audit_logs`,
-    all: `select id from public.audit_logs`,
     insert: async () => {
       const marker = unique('forged')
       return {
         sql: `insert into public.audit_logs (action, resource_type, resource_id) values ('decide', 'user_rights', $1)`,
         params: [marker],
-        exists: { sql: `select count(*) from public.audit_logs where resource_id = $1`, params: [marker] },
+        exists: rowsWhere('audit_logs', 'resource_id', marker),
       }
     },
     update: async () => {
@@ -368,11 +294,7 @@ const probes: Record<Table, Probe> = {
     },
     delete: async () => {
       const { id } = await one<{ id: number }>(db, `select min(id)::int as id from public.audit_logs`)
-      return {
-        sql: `delete from public.audit_logs where id = $1`,
-        params: [id],
-        exists: { sql: `select count(*) from public.audit_logs where id = $1`, params: [id] },
-      }
+      return deleteRow('audit_logs', id)
     },
   },
 }
@@ -385,10 +307,12 @@ async function check(table: Table, op: Op, caller: Caller, expected: Expectation
   const probe = probes[table]
 
   if (op === 'select') {
-    const outcome = await attempt(db, caller, (tx) => ids(tx, probe.select))
+    // The same read as the caller, then as the owner, who sees every row.
+    const read = `select id from public.${table}`
+    const outcome = await attempt(db, caller, (tx) => ids(tx, read))
     if (expected === DENIED) return expectRefused(outcome, '42501')
     expect(outcome, outcome.message).toMatchObject({ ok: true })
-    const all = await ids(db, probe.all)
+    const all = await ids(db, read)
     expect(all.length).toBeGreaterThan(0)
     if (expected === ALL) expect(outcome.value).toEqual(all)
     if (expected === NONE) expect(outcome.value).toEqual([])
