@@ -4,7 +4,7 @@ import type { RealtimeChannel } from '@supabase/supabase-js'
 import { getSupabase } from './supabase'
 
 /**
- * The kinds of data the database announces on live topics (supabase/migrations/20261121001300_live_updates.sql):
+ * The kinds of data the database announces on live topics (supabase/migrations/20261121001140_live_updates.sql):
  * each message names the kinds that changed for its audience, never a row.
  */
 export const LIVE_KINDS = ['users', 'applications', 'campaigns', 'user_rights', 'control_rules', 'audit_logs'] as const

@@ -4,8 +4,8 @@
 -- Chiefly what a decision sets off. A statement that changes rights, items or decisions is checked by the freeze of
 -- closed campaigns (20261121000500_campaigns.sql, 20261121000600_rights_and_decisions.sql), counted in the RSSI
 -- tallies and risk sets (20261121000900_reporting.sql), and tells the next reviewers and the campaign's creator
--- (20261121001100_notifications.sql). Those are statement triggers, built for Démarrer, Terminer and the imports,
--- which move hundreds of thousands of rows at once. A decision moves one right, one item and adds one decision:
+-- (20261121001100_notifications.sql), and is announced live (20261121001140_live_updates.sql). Those are statement
+-- triggers, built for Démarrer, Terminer and the imports, which move hundreds of thousands of rows at once. A decision moves one right, one item and adds one decision:
 -- validate_user_right (20261121001160_decisions.sql) sets recertif.writer_applies_effects for its own three
 -- statements, and the statement triggers whose work it does itself stand aside (their `when`). The contract of that
 -- setting: whoever sets it has checked the freeze under the right's lock and calls private.apply_decision_effects for
@@ -24,7 +24,8 @@
 -- - the RSSI tallies (tally_rights, tally_decisions): the right leaves its status for the new one, one decision is
 --   counted in its hour, its campaign joins the decided scopes; the risk sets (track_holder_risks) have nothing to
 --   count, a decision changing no holder, application, role or account type;
--- - the next reviewer's digest and the campaign fully decided (notify_items_moved), through the same two functions.
+-- - the next reviewer's digest and the campaign fully decided (notify_items_moved), through the same two functions;
+-- - the live update of the right's audience (announce_rights_changed), through the function it calls.
 -- tests/db/rssi-tallies.test.ts compares the tallies with full counts after decisions (concurrent ones included), and
 -- tests/db/notifications.test.ts checks the digests and the fully-decided notice that decisions leave.
 create function private.apply_decision_effects(
@@ -38,7 +39,8 @@ language plpgsql security definer
 set search_path = ''
 as $$
 -- In place of the triggers that stand aside for it (tests/db/decision-path.test.ts reads these names):
--- private.tally_rights, private.tally_decisions and private.notify_items_moved, done below for the one row;
+-- private.tally_rights, private.tally_decisions, private.notify_items_moved and private.announce_rights_changed, done
+-- below for the one row;
 -- private.track_holder_risks, with nothing to count; and the freeze checks private.guard_campaign_items,
 -- private.guard_closed_campaign_rights_update and private.guard_closed_campaign_decision, which validate_user_right
 -- makes itself under the right's lock.
@@ -62,6 +64,8 @@ begin
     values (p_right.campaign_id, p_right.application_id, p_right.account_type);
   end if;
   perform private.fold_tallies_when_due(3);
+  perform private.announce_rights_of(array[p_right.user_id], array[p_right.application_id],
+                                     array_remove(array[p_right.campaign_id], null));
 
   if p_item.id is null or p_new_status = p_right.status or not private.notifications_live() then
     return;
@@ -199,3 +203,48 @@ create trigger users_end_delegations_of_leaver
   for each row
   when (old.active and not new.active)
   execute function private.end_delegations_of_leaver();
+
+-- ─── Live updates (20261121001140_live_updates.sql) ─────────────────────────────────────────────────────────────
+-- One trigger per table and operation: PostgreSQL allows transition tables only on a trigger for a single event.
+-- The update of rights stands aside for a decision, which announces its one right itself.
+create trigger user_rights_announce_insert
+  after insert on public.user_rights
+  referencing new table as live_new_rows
+  for each statement execute function private.announce_rights_changed();
+create trigger user_rights_announce_update
+  after update on public.user_rights
+  referencing old table as live_old_rows new table as live_new_rows
+  for each statement
+  when (current_setting('recertif.writer_applies_effects', true) is distinct from 'on')
+  execute function private.announce_rights_changed();
+create trigger user_rights_announce_delete
+  after delete on public.user_rights
+  referencing old table as live_old_rows
+  for each statement execute function private.announce_rights_changed();
+
+do $$
+declare
+  target record;
+begin
+  for target in
+    select * from (values
+      ('users', 'private.announce_users_changed()'),
+      ('applications', 'private.announce_applications_changed()'),
+      ('campaigns', 'private.announce_campaigns_changed()'),
+      ('control_rules', 'private.announce_staff_views_changed()')
+    ) t (table_name, fn)
+  loop
+    execute format('create trigger %I after insert on public.%I referencing new table as live_new_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_insert', target.table_name, target.fn);
+    execute format('create trigger %I after update on public.%I referencing old table as live_old_rows new table as live_new_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_update', target.table_name, target.fn);
+    execute format('create trigger %I after delete on public.%I referencing old table as live_old_rows '
+                   'for each statement execute function %s', target.table_name || '_announce_delete', target.table_name, target.fn);
+  end loop;
+end;
+$$;
+
+-- The audit trail only grows.
+create trigger audit_logs_announce_insert
+  after insert on public.audit_logs
+  for each statement execute function private.announce_staff_views_changed();

@@ -43,20 +43,20 @@ beforeAll(async () => {
 afterAll(() => db.close())
 
 describe('the statement triggers on a decision’s path', () => {
-  it('are listed, and each stands aside for a decision or announces it as any change', () => {
+  it('are listed, and each stands aside for a decision', () => {
     const statementTriggers = triggers.filter((t) => t.statement)
     expect(statementTriggers.map((t) => `${t.table}.${t.name}`)).toEqual(
       expect.arrayContaining([
         'campaign_items.campaign_items_guard_update',
         'campaign_items.campaign_items_notify_moved',
         'right_decisions.right_decisions_tally_insert',
+        'user_rights.user_rights_announce_update',
         'user_rights.user_rights_guard_closed_campaign_update',
         'user_rights.user_rights_risks_update',
         'user_rights.user_rights_tally_update',
       ]),
     )
-    // Live updates announce a decision as they announce any change: they run for it too.
-    const unguarded = statementTriggers.filter((t) => !guard.test(t.definition) && !t.fn.startsWith('announce_'))
+    const unguarded = statementTriggers.filter((t) => !guard.test(t.definition))
     expect(unguarded.map((t) => `${t.table}.${t.name}: ${t.definition}`)).toEqual([])
   })
 

@@ -74,31 +74,30 @@ export interface BroadcastRow {
  * Takes committed transactions' messages off the queue: their queue rows are deleted, then their rows of
  * realtime.messages, and the messages returned with their transaction and queue id (in no order: the caller orders
  * them). Hosted keeps messages a few days (partitions it drops), for replay; locally nothing reads them after
- * delivery. One transaction for a batch of transactions rather than a read and a delete for each: under a burst of
- * decisions, each round trip waited its turn for a pooled connection behind the requests in flight, and the
- * deliveries fell half a second to a second behind (tests/bench, liveUpdates). Each statement filters by a list of
- * values, which PostgreSQL matches through an index or a hash whatever the tables' statistics say: a join of the two
- * tables, planned on statistics taken while they were nearly empty, ran as a nested loop over 9,000 messages and
- * took 11 s. A message deleted before delivery is not returned.
+ * delivery. One statement for a batch of transactions, so one round trip and one transaction: under a burst of
+ * decisions each round trip waited its turn for a pooled connection behind the requests in flight, and a failure
+ * leaves both tables as they were. Each delete filters by a list of values, which PostgreSQL matches through an index
+ * or a hash whatever the tables' statistics say: a join of the two tables, planned on statistics taken while they
+ * were nearly empty, ran as a nested loop over 9,000 messages and took 11 s. The two lists come back as JSON and are
+ * paired here. A message deleted before delivery is not returned.
  */
 export async function takeBroadcasts(db: Database, txids: readonly string[]): Promise<BroadcastRow[]> {
-  // One transaction: one wait for a pooled connection, and a failure leaves both tables as they were.
-  return db.transaction(async (tx) => {
-    const { rows: queued } = await tx.query<{ txid: string; queueId: string; messageId: string }>(
-      `delete from realtime_local.broadcasts where txid = any ($1::bigint[])
-       returning txid::text as txid, id::text as "queueId", message_id::text as "messageId"`,
-      [txids.map((txid) => BigInt(txid).toString())],
-    )
-    if (queued.length === 0) return []
-    const { rows: messages } = await tx.query<Omit<BroadcastRow, 'txid' | 'queueId'>>(
-      `delete from realtime.messages where id = any ($1::uuid[])
-       returning id::text as id, topic, event, payload, private`,
-      [queued.map((row) => row.messageId)],
-    )
-    const byId = new Map(messages.map((message) => [message.id, message]))
-    return queued.flatMap(({ txid, queueId, messageId }) => {
-      const message = byId.get(messageId)
-      return message ? [{ ...message, txid, queueId }] : []
-    })
+  const { rows } = await db.query<{ queued: Array<{ txid: string; queueId: string; messageId: string }>; messages: Array<Omit<BroadcastRow, 'txid' | 'queueId'>> }>(
+    `with queued as (
+       delete from realtime_local.broadcasts where txid = any ($1::bigint[])
+       returning txid::text as txid, id::text as "queueId", message_id::text as "messageId", message_id
+     ), taken as (
+       delete from realtime.messages m where m.id = any (array(select q.message_id from queued q))
+       returning m.id::text as id, m.topic, m.event, m.payload, m.private
+     )
+     select (select coalesce(json_agg(json_build_object('txid', q.txid, 'queueId', q."queueId", 'messageId', q."messageId")), '[]') from queued q) as queued,
+            (select coalesce(json_agg(t), '[]') from taken t) as messages`,
+    [txids.map((txid) => BigInt(txid).toString())],
+  )
+  const { queued, messages } = rows[0] ?? { queued: [], messages: [] }
+  const byId = new Map(messages.map((message) => [message.id, message]))
+  return queued.flatMap(({ txid, queueId, messageId }) => {
+    const message = byId.get(messageId)
+    return message ? [{ ...message, txid, queueId }] : []
   })
 }

@@ -155,40 +155,46 @@ begin
 end;
 $$;
 
--- The pending announcements of the transaction as one row per topic with the kinds it changed, sorted.
-create function private.pending_announcements(p_pending text) returns table (topic text, kinds text[])
-language sql immutable
-set search_path = ''
-as $$
-  select t.topic, array_agg(distinct k.kind order by k.kind)
-    from (select string_to_array(l.line, ' ') as words from unnest(string_to_array(p_pending, E'\n')) l (line) where l.line <> '') s,
-         unnest(s.words[2:]) t (topic),
-         unnest(string_to_array(s.words[1], ',')) k (kind)
-   group by t.topic
-$$;
-
--- At commit: one private message per topic naming the kinds that changed for it. The throttled topics come last, in a
--- fixed order: two transactions lock their rows in the same order, and a campaign's start holds the admin and rssi
--- rows (which every decision needs) only after its thousands of person messages are written, not while.
+-- At commit: one private message per topic naming the kinds that changed for it. The topics nobody watches in
+-- crowds (people's) are inserted in one statement, the rows realtime.send would insert one call each, with its
+-- warning in place of an error; the throttled topics come after, in a fixed order: two transactions lock their rows
+-- in the same order, and a campaign's start holds the admin and rssi rows (which every decision needs) only after its
+-- thousands of person messages are written, not while.
 create function private.send_pending_announcements() returns trigger
 language plpgsql security definer
 set search_path = ''
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_pending text := coalesce(current_setting('live.pending', true), '');
-  v_topic record;
+  v_throttled text[];
+  v_throttled_kinds jsonb[];
 begin
   perform set_config('live.pending', '', true);
   delete from private.live_transactions t where t.txid = new.txid;
-  for v_topic in
-    select p.topic, p.kinds from private.pending_announcements(v_pending) p
-     order by private.is_throttled_topic(p.topic), p.topic
-  loop
-    if private.is_throttled_topic(v_topic.topic) then
-      perform private.send_throttled(v_topic.topic, v_topic.kinds, clock_timestamp());
-    else
-      perform realtime.send(jsonb_build_object('kinds', to_jsonb(v_topic.kinds)), 'changed', v_topic.topic, true);
-    end if;
+  begin
+    with pending as (
+      -- One row per topic with the kinds it changed, sorted.
+      select t.topic, array_agg(distinct k.kind order by k.kind) as kinds, private.is_throttled_topic(t.topic) as throttled
+        from (select string_to_array(l.line, ' ') as words
+                from unnest(string_to_array(v_pending, E'\n')) l (line) where l.line <> '') s,
+             unnest(s.words[2:]) t (topic),
+             unnest(string_to_array(s.words[1], ',')) k (kind)
+       group by t.topic
+    ), sent as (
+      insert into realtime.messages (id, payload, event, topic, private, extension)
+      select m.id, jsonb_build_object('kinds', to_jsonb(m.kinds), 'id', m.id), 'changed', m.topic, true, 'broadcast'
+        from (select gen_random_uuid() as id, p.topic, p.kinds from pending p where not p.throttled) m
+    )
+    select array_agg(p.topic order by p.topic), array_agg(to_jsonb(p.kinds) order by p.topic)
+      into v_throttled, v_throttled_kinds
+      from pending p
+     where p.throttled;
+  exception when others then
+    raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;
+  end;
+  for i in 1 .. coalesce(cardinality(v_throttled), 0) loop
+    perform private.send_throttled(v_throttled[i], array(select jsonb_array_elements_text(v_throttled_kinds[i])), clock_timestamp());
   end loop;
   return null;
 end;
@@ -208,15 +214,51 @@ as $$
 $$;
 
 revoke execute on function private.announce(text[], text[]), private.person_topics(uuid[]),
-  private.send_throttled(text, text[], timestamptz), private.send_pending_announcements(), private.pending_announcements(text),
+  private.send_throttled(text, text[], timestamptz), private.send_pending_announcements(),
   private.live_throttle_interval(), private.is_throttled_topic(text)
   from public;
 
 -- ─── What each change tells whom ─────────────────────────────────────────────────────────────────────────────────
 
 -- Rights: their holders, the holders' managers, the applications' BPO Métier, BPO Groupe and RA, those who act for
--- them by delegation and the fallback reviewers of the campaigns concerned; the campaigns; admin and rssi. The
--- changed rows are read once, in bulk: a campaign's start moves two million rights in one statement.
+-- them by delegation and the fallback reviewers of the campaigns concerned; the campaigns; admin and rssi. One call
+-- for a statement's rows read in bulk (a campaign's start moves two million rights) or for a decision's one right
+-- (private.apply_decision_effects). Its plan is made once per session: a custom plan for each call cost a decision
+-- more than running it.
+create function private.announce_rights_of(p_holders uuid[], p_applications uuid[], p_campaigns uuid[]) returns void
+language plpgsql security definer
+set search_path = ''
+set plan_cache_mode = force_generic_plan
+as $$
+declare
+  v_people uuid[];
+begin
+  with reviewers as (
+    select h.manager_id as person from public.users h where h.id = any (p_holders)
+    union
+    select unnest(array[a.bpo_metier_id, a.bpo_groupe_id, a.ra_id]) from public.applications a
+     where a.id = any (p_applications)
+  )
+  select array_agg(p.person) into v_people
+    from (
+      select unnest(p_holders) as person
+      union select r.person from reviewers r
+      union select d.delegate_id from public.review_delegations d
+             where d.delegator_id in (select r.person from reviewers r) and d.campaign_id = any (p_campaigns)
+               and d.revoked_at is null and d.ends_on >= current_date
+      union select f.user_id from public.campaign_fallback_reviewers f where f.campaign_id = any (p_campaigns)
+    ) p;
+
+  perform private.announce(
+    private.person_topics(v_people)
+      || array(select distinct 'campaign:' || c::text from unnest(p_campaigns) c)
+      || array['admin', 'rssi'],
+    array['user_rights']
+  );
+end;
+$$;
+
+-- A statement's rights, before and after.
 create function private.announce_rights_changed() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -227,7 +269,6 @@ declare
   v_holders uuid[] := '{}'::uuid[];
   v_applications uuid[] := '{}'::uuid[];
   v_campaigns uuid[] := '{}'::uuid[];
-  v_people uuid[];
 begin
   if tg_op in ('INSERT', 'UPDATE') then
     select v_holders || array_agg(distinct n.user_id), v_applications || array_agg(distinct n.application_id),
@@ -241,29 +282,7 @@ begin
       into v_holders, v_applications, v_campaigns
       from live_old_rows o;
   end if;
-
-  with reviewers as (
-    select h.manager_id as person from public.users h where h.id in (select unnest(v_holders))
-    union
-    select unnest(array[a.bpo_metier_id, a.bpo_groupe_id, a.ra_id]) from public.applications a
-     where a.id in (select unnest(v_applications))
-  )
-  select array_agg(p.person) into v_people
-    from (
-      select unnest(v_holders) as person
-      union select r.person from reviewers r
-      union select d.delegate_id from public.review_delegations d
-             where d.delegator_id in (select r.person from reviewers r) and d.campaign_id = any (v_campaigns)
-               and d.revoked_at is null and d.ends_on >= current_date
-      union select f.user_id from public.campaign_fallback_reviewers f where f.campaign_id = any (v_campaigns)
-    ) p;
-
-  perform private.announce(
-    private.person_topics(v_people)
-      || array(select distinct 'campaign:' || c::text from unnest(v_campaigns) c)
-      || array['admin', 'rssi'],
-    array['user_rights']
-  );
+  perform private.announce_rights_of(v_holders, v_applications, array(select distinct c from unnest(v_campaigns) c));
   return null;
 end;
 $$;
@@ -344,38 +363,10 @@ end;
 $$;
 
 revoke execute on function
+  private.announce_rights_of(uuid[], uuid[], uuid[]),
   private.announce_rights_changed(),
   private.announce_users_changed(),
   private.announce_applications_changed(),
   private.announce_campaigns_changed(),
   private.announce_staff_views_changed()
   from public;
-
--- One trigger per table and operation: PostgreSQL allows transition tables only on a trigger for a single event.
-do $$
-declare
-  target record;
-begin
-  for target in
-    select * from (values
-      ('user_rights', 'private.announce_rights_changed()'),
-      ('users', 'private.announce_users_changed()'),
-      ('applications', 'private.announce_applications_changed()'),
-      ('campaigns', 'private.announce_campaigns_changed()'),
-      ('control_rules', 'private.announce_staff_views_changed()')
-    ) t (table_name, fn)
-  loop
-    execute format('create trigger %I after insert on public.%I referencing new table as live_new_rows '
-                   'for each statement execute function %s', target.table_name || '_announce_insert', target.table_name, target.fn);
-    execute format('create trigger %I after update on public.%I referencing old table as live_old_rows new table as live_new_rows '
-                   'for each statement execute function %s', target.table_name || '_announce_update', target.table_name, target.fn);
-    execute format('create trigger %I after delete on public.%I referencing old table as live_old_rows '
-                   'for each statement execute function %s', target.table_name || '_announce_delete', target.table_name, target.fn);
-  end loop;
-end;
-$$;
-
--- The audit trail only grows.
-create trigger audit_logs_announce_insert
-  after insert on public.audit_logs
-  for each statement execute function private.announce_staff_views_changed();
