@@ -205,12 +205,15 @@ create constraint trigger live_transactions_send_at_commit
   deferrable initially deferred
   for each row execute function private.send_pending_announcements();
 
--- The person topics of a set of people.
+-- The person topics of a set of people. PL/pgSQL keeps its plan from call to call, where a SQL function with its own
+-- search_path is planned at every call.
 create function private.person_topics(p_people uuid[]) returns text[]
-language sql immutable
+language plpgsql immutable
 set search_path = ''
 as $$
-  select coalesce(array_agg(distinct 'user:' || p::text), '{}') from unnest(p_people) p where p is not null
+begin
+  return coalesce((select array_agg(distinct 'user:' || p::text) from unnest(p_people) p where p is not null), '{}');
+end;
 $$;
 
 revoke execute on function private.announce(text[], text[]), private.person_topics(uuid[]),

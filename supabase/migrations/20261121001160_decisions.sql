@@ -61,16 +61,18 @@ begin
   own_stage := private.review_stage_for(caller.role);
   stage := own_stage;
   refused_stage := own_stage;
-  may_act := exists (select 1 from private.acting_verdicts(p_right_id));
-  if own_stage is null and not may_act then
-    refusal := 'no_role';
-  elsif not may_act and (p_new_status is null
-        or p_new_status not in (private.decision_status(own_stage, 'approved'), private.decision_status(own_stage, 'refused'))) then
-    refusal := 'wrong_status';
-  end if;
-  if refusal is not null then
-    return next;
-    return;
+  -- Whether the caller may act at someone else's stage is asked only when their own stage does not settle it.
+  if not coalesce(p_new_status in (private.decision_status(own_stage, 'approved'), private.decision_status(own_stage, 'refused')), false) then
+    may_act := exists (select 1 from private.acting_verdicts(p_right_id));
+    if own_stage is null and not may_act then
+      refusal := 'no_role';
+    elsif not may_act then
+      refusal := 'wrong_status';
+    end if;
+    if refusal is not null then
+      return next;
+      return;
+    end if;
   end if;
 
   select case when p_new_status = private.decision_status(own_stage, 'approved') then v.approve_refusal
@@ -86,7 +88,12 @@ begin
     return;
   end if;
   refusal := own_refusal;
-  if refusal is null or not may_act then
+  if refusal is null then
+    return next;
+    return;
+  end if;
+  may_act := coalesce(may_act, exists (select 1 from private.acting_verdicts(p_right_id)));
+  if not may_act then
     return next;
     return;
   end if;
@@ -184,6 +191,53 @@ revoke execute on function
   from public;
 
 -- ─── The decision ────────────────────────────────────────────────────────────────────────────────────────────────
+-- The audit entry of a decision: what was decided at which stage, from and to which status, and for whom when the
+-- caller acted for someone else. p_right is the right as it was before the decision.
+create function private.audit_decision(
+  p_right public.user_rights,
+  p_new_status public.right_status,
+  p_outcome public.review_decision,
+  p_comment text,
+  p_item_id uuid,
+  p_decision_id uuid,
+  p_stage public.review_stage,
+  p_acting_as text,
+  p_on_behalf_of uuid,
+  p_on_behalf_of_name text
+) returns void
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform private.write_audit(
+    'decide',
+    'user_rights',
+    p_right.id::text,
+    jsonb_build_object(
+      'stage', p_stage,
+      'decision', p_outcome,
+      'from_status', p_right.status,
+      'to_status', p_new_status,
+      'comment', p_comment,
+      'holder_id', p_right.user_id,
+      'application_id', p_right.application_id,
+      'campaign_id', p_right.campaign_id,
+      'item_id', p_item_id,
+      'decision_id', p_decision_id
+    ) || case when p_acting_as is not null then jsonb_build_object(
+      'acting_as', p_acting_as,
+      'on_behalf_of', p_on_behalf_of,
+      'on_behalf_of_name', p_on_behalf_of_name
+    ) else '{}'::jsonb end
+  );
+end;
+$$;
+
+revoke execute on function
+  private.audit_decision(public.user_rights, public.right_status, public.review_decision, text, uuid, uuid,
+                         public.review_stage, text, uuid, text)
+  from public;
+
 -- The review workflow of ARCHITECTURE §4, under the rule above. The caller's account and the right are locked before
 -- the rule is read: of two decisions arriving together exactly one finds the right still waiting, and a deactivation
 -- waits for a decision its leaver takes part in (or is seen by it).
@@ -278,27 +332,8 @@ begin
   perform set_config('recertif.writer_applies_effects', 'off', true);
   perform private.apply_decision_effects(target, new_status, item, decision_time, outcome);
 
-  perform private.write_audit(
-    'decide',
-    'user_rights',
-    target.id::text,
-    jsonb_build_object(
-      'stage', authority.stage,
-      'decision', outcome,
-      'from_status', target.status,
-      'to_status', new_status,
-      'comment', clean_comment,
-      'holder_id', target.user_id,
-      'application_id', target.application_id,
-      'campaign_id', target.campaign_id,
-      'item_id', item_id,
-      'decision_id', decision_id
-    ) || case when authority.acting_as is not null then jsonb_build_object(
-      'acting_as', authority.acting_as,
-      'on_behalf_of', authority.on_behalf_of,
-      'on_behalf_of_name', authority.on_behalf_of_name
-    ) else '{}'::jsonb end
-  );
+  perform private.audit_decision(target, new_status, outcome, clean_comment, item_id, decision_id,
+                                 authority.stage, authority.acting_as, authority.on_behalf_of, authority.on_behalf_of_name);
 
   return jsonb_build_object('success', true, 'status', new_status, 'decision_id', decision_id, 'item_id', item_id);
 end;
@@ -308,6 +343,36 @@ revoke execute on function public.validate_user_right(uuid, public.right_status,
 grant execute on function public.validate_user_right(uuid, public.right_status, text) to authenticated;
 
 -- ─── Decisions sent back in a file ───────────────────────────────────────────────────────────────────────────────
+-- What makes a stage file sent back unreadable as a whole, refused before any line is read: no signed-in caller, a
+-- stage without a file, a body that is not a list of at least one and at most p_max decisions.
+create function private.check_decisions_file(p_stage public.review_stage, p_decisions jsonb, p_max integer) returns void
+language plpgsql stable
+set search_path = ''
+as $$
+begin
+  if auth.uid() is null then
+    raise exception 'Vous devez être connecté pour appliquer des décisions.' using errcode = '42501';
+  end if;
+  if p_stage is null or p_stage not in ('manager', 'bpo_metier', 'bpo_groupe') then
+    raise exception 'Seuls les fichiers des étapes manager, BPO Métier et BPO Groupe peuvent être renvoyés.' using errcode = '22023';
+  end if;
+  if p_decisions is null or jsonb_typeof(p_decisions) <> 'array' then
+    raise exception 'Les décisions doivent être une liste.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) = 0 then
+    raise exception 'Le fichier ne contient aucune décision.' using errcode = '22023';
+  end if;
+  if jsonb_array_length(p_decisions) > p_max then
+    raise exception 'Le fichier contient % décisions : au plus % peuvent être appliquées à la fois.',
+      jsonb_array_length(p_decisions), p_max
+      using errcode = '22023';
+  end if;
+end;
+$$;
+
+revoke execute on function private.check_decisions_file(public.review_stage, jsonb, integer) from public;
+grant execute on function private.check_decisions_file(public.review_stage, jsonb, integer) to authenticated;
+
 -- A reviewer who filled in their stage's Excel file offline (manager, BPO Métier or BPO Groupe) sends it back: each
 -- decision of the file goes through validate_user_right as the caller (security invoker), so that a file can never do
 -- what the reviewer could not on screen: the same scope, stage, own-right, delegation and closed-campaign rules, the
@@ -338,23 +403,7 @@ declare
   failures integer := 0;
   names record;
 begin
-  if auth.uid() is null then
-    raise exception 'Vous devez être connecté pour appliquer des décisions.' using errcode = '42501';
-  end if;
-  if p_stage is null or p_stage not in ('manager', 'bpo_metier', 'bpo_groupe') then
-    raise exception 'Seuls les fichiers des étapes manager, BPO Métier et BPO Groupe peuvent être renvoyés.' using errcode = '22023';
-  end if;
-  if p_decisions is null or jsonb_typeof(p_decisions) <> 'array' then
-    raise exception 'Les décisions doivent être une liste.' using errcode = '22023';
-  end if;
-  if jsonb_array_length(p_decisions) = 0 then
-    raise exception 'Le fichier ne contient aucune décision.' using errcode = '22023';
-  end if;
-  if jsonb_array_length(p_decisions) > max_decisions then
-    raise exception 'Le fichier contient % décisions : au plus % peuvent être appliquées à la fois.',
-      jsonb_array_length(p_decisions), max_decisions
-      using errcode = '22023';
-  end if;
+  perform private.check_decisions_file(p_stage, p_decisions, max_decisions);
 
   begin
     for entry in
