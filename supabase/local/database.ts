@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp'
 import pg from 'pg'
+import { reserveGrowthOfLargeFiles } from './pglite-files'
 
 /** The few calls the local server and the tests need, over PGlite or a real PostgreSQL alike. */
 export interface Sql {
@@ -50,6 +51,13 @@ export interface PgliteDatabase extends Database {
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<PgliteDatabase> {
   const db = new PGlite({ ...options, extensions: pgliteExtensions })
   await db.waitReady
+  // A new WAL segment is created empty rather than written as 16 MB of zeros: in memory, those zeros grew the file
+  // a dozen times over, each growth a copy of it, while requests waited.
+  await db.exec('set wal_init_zero = off')
+  if (options.loadDataDir) {
+    const { rows } = await db.query<{ data_directory: string }>('show data_directory')
+    reserveGrowthOfLargeFiles(db, rows[0]!.data_directory)
+  }
   const database: PgliteDatabase = {
     kind: 'pglite',
     dump: () => db.dumpDataDir('none'),
