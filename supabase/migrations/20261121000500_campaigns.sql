@@ -479,6 +479,106 @@ grant execute on function public.campaign_start_preview(uuid) to authenticated;
 -- memory.
 -- Defined before user_rights (20261121000600_rights_and_decisions.sql): a PL/pgSQL body is bound at its first call,
 -- not when it is created.
+
+-- Démarrer's rows: the rights of the campaign's scope that no other active campaign holds and that do not wait for
+-- the RA become its items, pending. Returns how many rights it took.
+create function private.attach_campaign_rights(p_campaign public.campaigns, p_stamped_at timestamptz) returns bigint
+language plpgsql security definer
+set search_path = ''
+set jit = off
+set work_mem = '128MB'
+as $$
+declare
+  affected bigint;
+begin
+  with attached as (
+    update public.user_rights ur
+       set campaign_id = p_campaign.id,
+           status = 'pending',
+           validated_at = null,
+           validated_by = null,
+           review_comment = null,
+           updated_at = p_stamped_at
+     where (p_campaign.application_id is null or ur.application_id = p_campaign.application_id)
+       and (p_campaign.account_type is null or ur.account_type = p_campaign.account_type)
+       and not exists (
+         select 1 from public.campaigns c
+          where c.id = ur.campaign_id and c.status = 'active' and c.id <> p_campaign.id
+       )
+       and not (ur.status = any (private.statuses_awaiting_treatment()))
+    -- What the items copy, not the whole row: the statement keeps 200,000 of them until the insert reads them.
+    returning ur.id, ur.user_id, ur.application_id, ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at,
+              ur.justification, ur.status
+  )
+  insert into public.campaign_items (
+    id, campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
+    application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at,
+    last_used_at, justification, status, created_at, updated_at
+  )
+  -- Ids that grow with time, as UUID version 7 lays them out (the time in milliseconds, then random bits), so that
+  -- the primary key fills its last pages: random ones landed all over an index larger than the cache, and the
+  -- start of two million items read and wrote back about a million of its pages.
+  select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+                  placing substring(int8send((extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6),
+                52, 1), 53, 1), 'hex')::uuid,
+         p_campaign.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
+         a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id, r.role_name, r.account_type,
+         r.granted_at, r.last_used_at, r.justification, r.status, p_stamped_at, p_stamped_at
+    from (select * from attached order by id) r
+    join public.users h on h.id = r.user_id
+    join public.applications a on a.id = r.application_id
+    left join public.users m on m.id = h.manager_id;
+  get diagnostics affected = row_count;
+  return affected;
+end;
+$$;
+
+-- Terminer's rows: what still waits for a reviewer goes to the RA, undecided at closure. The rights first, then their
+-- items, in the order validate_user_right locks them. The rights are found by their items (no index of user_rights
+-- covers the workflow's columns: 20261121000600_rights_and_decisions.sql); the right's own campaign and status decide,
+-- as they always move together with its item's. Returns how many rights it sent to the RA.
+create function private.send_undecided_to_ra(p_campaign public.campaigns, p_stamped_at timestamptz) returns bigint
+language plpgsql security definer
+set search_path = ''
+set jit = off
+set work_mem = '128MB'
+as $$
+declare
+  affected bigint;
+begin
+  with sent as (
+    update public.user_rights ur
+       set status = 'treatment_required',
+           updated_at = p_stamped_at
+      from public.campaign_items i
+     where i.campaign_id = p_campaign.id
+       and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
+       and ur.id = i.right_id
+       and ur.campaign_id = p_campaign.id
+       and (
+         ur.status in ('pending', 'validated_user', 'validated_manager')
+         or (
+           ur.status = 'validated_bpo_metier'
+           and exists (select 1 from public.applications a where a.id = ur.application_id and a.bpo_groupe_id is not null)
+         )
+       )
+    returning ur.id
+  )
+  update public.campaign_items i
+     set status = 'treatment_required',
+         undecided_at_closure = true,
+         updated_at = p_stamped_at
+    from sent
+   where i.campaign_id = p_campaign.id
+     and i.right_id = sent.id;
+  get diagnostics affected = row_count;
+  return affected;
+end;
+$$;
+
+revoke execute on function private.attach_campaign_rights(public.campaigns, timestamptz),
+  private.send_undecided_to_ra(public.campaigns, timestamptz) from public;
+
 create function private.apply_campaign_transition() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -499,44 +599,7 @@ begin
     perform pg_advisory_xact_lock(hashtextextended('recertif.campaign_start', 0));
     perform set_config('recertif.audit_suppressed', 'on', true);
     perform set_config('recertif.bulk_stamped', 'on', true);
-    with attached as (
-      update public.user_rights ur
-         set campaign_id = new.id,
-             status = 'pending',
-             validated_at = null,
-             validated_by = null,
-             review_comment = null,
-             updated_at = stamped_at
-       where (new.application_id is null or ur.application_id = new.application_id)
-         and (new.account_type is null or ur.account_type = new.account_type)
-         and not exists (
-           select 1 from public.campaigns c
-            where c.id = ur.campaign_id and c.status = 'active' and c.id <> new.id
-         )
-         and not (ur.status = any (private.statuses_awaiting_treatment()))
-      -- What the items copy, not the whole row: the statement keeps 200,000 of them until the insert reads them.
-      returning ur.id, ur.user_id, ur.application_id, ur.role_name, ur.account_type, ur.granted_at, ur.last_used_at,
-                ur.justification, ur.status
-    )
-    insert into public.campaign_items (
-      id, campaign_id, right_id, holder_id, holder_name, holder_email, manager_id, manager_name, application_id,
-      application_name, ra_id, bpo_metier_id, bpo_groupe_id, rssi_id, role_name, account_type, granted_at,
-      last_used_at, justification, status, created_at, updated_at
-    )
-    -- Ids that grow with time, as UUID version 7 lays them out (the time in milliseconds, then random bits), so that
-    -- the primary key fills its last pages: random ones landed all over an index larger than the cache, and the
-    -- start of two million items read and wrote back about a million of its pages.
-    select encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-                    placing substring(int8send((extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6),
-                  52, 1), 53, 1), 'hex')::uuid,
-           new.id, r.id, h.id, h.first_name || ' ' || h.last_name, h.email, m.id, m.first_name || ' ' || m.last_name,
-           a.id, a.name, a.ra_id, a.bpo_metier_id, a.bpo_groupe_id, a.rssi_id, r.role_name, r.account_type,
-           r.granted_at, r.last_used_at, r.justification, r.status, stamped_at, stamped_at
-      from (select * from attached order by id) r
-      join public.users h on h.id = r.user_id
-      join public.applications a on a.id = r.application_id
-      left join public.users m on m.id = h.manager_id;
-    get diagnostics affected = row_count;
+    affected := private.attach_campaign_rights(new, stamped_at);
     perform set_config('recertif.bulk_stamped', 'off', true);
     perform set_config('recertif.audit_suppressed', suppressed, true);
     perform private.write_audit('start_campaign', 'campaigns', new.id::text, jsonb_build_object(
@@ -547,35 +610,7 @@ begin
   elsif old.status = 'active' and new.status = 'completed' then
     perform set_config('recertif.audit_suppressed', 'on', true);
     perform set_config('recertif.bulk_stamped', 'on', true);
-    -- The rights first, then their items, in the order validate_user_right locks them. The rights are found by their
-    -- items (no index of user_rights covers the workflow's columns: 20261121000600_rights_and_decisions.sql); the
-    -- right's own campaign and status decide, as they always move together with its item's.
-    with sent as (
-      update public.user_rights ur
-         set status = 'treatment_required',
-             updated_at = stamped_at
-        from public.campaign_items i
-       where i.campaign_id = new.id
-         and i.status in ('pending', 'validated_user', 'validated_manager', 'validated_bpo_metier')
-         and ur.id = i.right_id
-         and ur.campaign_id = new.id
-         and (
-           ur.status in ('pending', 'validated_user', 'validated_manager')
-           or (
-             ur.status = 'validated_bpo_metier'
-             and exists (select 1 from public.applications a where a.id = ur.application_id and a.bpo_groupe_id is not null)
-           )
-         )
-      returning ur.id
-    )
-    update public.campaign_items i
-       set status = 'treatment_required',
-           undecided_at_closure = true,
-           updated_at = stamped_at
-      from sent
-     where i.campaign_id = new.id
-       and i.right_id = sent.id;
-    get diagnostics affected = row_count;
+    affected := private.send_undecided_to_ra(new, stamped_at);
     perform set_config('recertif.bulk_stamped', 'off', true);
     perform set_config('recertif.audit_suppressed', suppressed, true);
     select count(*) into items from public.campaign_items i where i.campaign_id = new.id;

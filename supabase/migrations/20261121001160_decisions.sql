@@ -42,17 +42,10 @@ declare
   acting record;
 begin
   refused_people := array_remove(array[(select auth.uid())], null);
-  if (select auth.uid()) is null then
-    refusal := 'signed_out';
-    return next;
-    return;
-  end if;
   select * into caller from public.users u where u.id = (select auth.uid());
-  if caller.id is null then
-    refusal := 'no_profile';
-  elsif not caller.active then
-    refusal := 'inactive';
-  end if;
+  refusal := case when (select auth.uid()) is null then 'signed_out'
+                  when caller.id is null then 'no_profile'
+                  when not caller.active then 'inactive' end;
   if refusal is not null then
     return next;
     return;
