@@ -44,11 +44,11 @@ const LIMITS = {
   campaignStartMs: 10_000,
   evidencePackMs: 10_000,
   liveDeliveryP95Ms: 1000,
-  /** Issue 34: the database's CPU per decision with the most connections open, against none. */
+  /** The database's CPU per decision with the most connections open, against none. */
   liveDatabaseCpuGrowth: 0.2,
   liveStartCurrentMs: 5000,
   liveMessagesPerPerson: 1,
-  /** Issue 34: ten thousand idle connections in 2 GB of the backend's memory. */
+  /** Ten thousand idle connections in 2 GB of the backend's memory. */
   liveIdleConnections: 10_000,
   liveIdleMemoryBytes: 2_000_000_000,
 }
@@ -67,7 +67,7 @@ export interface ScalePlan {
   naivePass: boolean
   /** Measures left out at this scale, with why. */
   skipped: Record<string, string>
-  /** Issue 16's 10 s holds up to scale 1; above, the import's figure is for information. */
+  /** The import's 10 s holds up to scale 1; above, the import's figure is for information. */
   directoryImportBudget: boolean
 }
 
@@ -150,7 +150,7 @@ export function buildReport(
     if (plan.evidencePack) {
       lines.push(['campaignRecord', budget('Evidence pack of a completed campaign', record?.evidencePack?.durationMs, LIMITS.evidencePackMs, ms, record?.evidencePack ? `${record.evidencePack.items} items` : failed('campaignRecord'))])
     }
-    // Issue 16: 10 s on PostgreSQL; on PGlite the figure is for information (below).
+    // 10 s on PostgreSQL; on PGlite the figure is for information (below).
     if (plan.directoryImportBudget) {
       lines.push(['directoryImport', budget('Directory import applied (rpc)', sync?.applyMs, LIMITS.directoryImportMs, ms, sync ? `${sync.people} people, dry run ${ms(sync.dryRunMs)}` : failed('directoryImport'))])
     }
@@ -240,7 +240,7 @@ const withConnections = (round: LiveRound) => `${thousands(round.connections)} l
 const cpu = (value: number | null) => (value === null ? '-' : `${value} ms`)
 
 /**
- * Issue 34, with browsers' connections open: every round's decision p95 (the decisions' budget) and delivery p95;
+ * With browsers' connections open: every round's decision p95 (the decisions' budget) and delivery p95;
  * the database's CPU per decision with the most connections against none (on PostgreSQL, where the database has
  * processes of its own); ten thousand idle connections' memory; a campaign's start reaching every connected person it
  * concerns within 5 s, with one message each.

@@ -1,5 +1,5 @@
 /**
- * Issue #14: a campaign's record at the size of the large dataset, on a backend the bench then discards (it runs last).
+ * A campaign's record at the size of the large dataset, on a backend the bench then discards (it runs last).
  * As admin:
  * 1. Terminer on the largest active campaign (the standard accounts', about 205,000 items): its undecided items go to
  *    the RA and the campaign is frozen;

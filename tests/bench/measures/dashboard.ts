@@ -76,7 +76,7 @@ export interface FilterResult {
 }
 
 /**
- * Issue 19: the RSSI, on a dashboard already showing its figures, opens Filtres, chooses a filter and clicks Appliquer;
+ * The RSSI, on a dashboard already showing its figures, opens Filtres, chooses a filter and clicks Appliquer;
  * timed until the filtered figures are on screen. Each sample is a new page, so that nothing is answered from the
  * app's cache: first the « Standard » account type, then the first application of the list on top of it.
  */

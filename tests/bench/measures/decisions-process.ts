@@ -9,7 +9,7 @@ import { loadReviewers, measureDecisions } from './decisions'
 const input = JSON.parse(process.argv[2] ?? '{}') as { backendUrl: string; emails: string[]; slots: number; perReviewer: number }
 // Enough accounts for every session to warm up and decide on an account of its own, where the dataset has them.
 const accounts = await loadReviewers(input.backendUrl, input.emails, 2, { accounts: input.slots, items: 2 * input.perReviewer })
-// Issue 34: reviewers decide with their browser's live connection open, joined to their own topic as the SPA joins it.
+// Reviewers decide with their browser's live connection open, joined to their own topic as the SPA joins it.
 const sockets: LiveSocket[] = []
 for (const account of accounts.slice(0, input.slots)) {
   const { data } = await account.api.auth.getSession()

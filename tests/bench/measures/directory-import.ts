@@ -1,5 +1,5 @@
 /**
- * Issue 16's directory import at the organisation's size: an administrator's rpc('import_directory') of 10,000 new
+ * The directory import at the organisation's size: an administrator's rpc('import_directory') of 10,000 new
  * people in a manager tree five levels deep, lines in reverse order (every manager after their reports), first as the
  * dialog's dry run, then applied (one insert per person, each audited). Timed from Node, as the database's share of
  * what the import dialog waits for; the invitations the function sends afterwards are not part of it.

@@ -1,5 +1,5 @@
 /**
- * Issue 34: live updates with many browsers open. For each number N of open connections (ascending, each adding to
+ * Live updates with many browsers open. For each number N of open connections (ascending, each adding to
  * the last), N people of the generated organisation each hold one WebSocket to the backend's Realtime, signed in as
  * themselves and joined to the private topics the SPA joins (their own, and admin's or rssi's for those roles), in a
  * process of their own (live-connections-process.ts). With them open, the reviewers decide a round of their own items

@@ -1,5 +1,5 @@
 /**
- * Issue 16's Users page at the organisation's size: the first rows of /app/users reached from the menu by an
+ * The Users page at the organisation's size: the first rows of /app/users reached from the menu by an
  * administrator (as Mes revues is timed: the list's own cost, the app already loaded) and a search typed into it, each
  * until its rows are on screen; the page opened directly is timed for information.
  */
