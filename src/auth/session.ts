@@ -69,7 +69,7 @@ export interface LogoutSteps {
 }
 
 /**
- * Logout in the order the issue fixes: global sign-out (session_not_found is normal, other failures are logged
+ * Logout in this order: global sign-out (session_not_found is normal, other failures are logged
  * and the local state is cleared anyway), storage and cookies, the logged-out flag, then the redirect.
  */
 export async function performLogout(steps: LogoutSteps): Promise<void> {

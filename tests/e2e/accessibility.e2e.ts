@@ -5,7 +5,7 @@ import { launchBrowser, newContext, signIn } from './support/browser'
 
 /**
  * Axe-core on every page and the main dialogs, as every demo role, on a desktop and a phone width.
- * A serious or critical violation fails, and so do the moderate rules the issue found broken (heading order, content
+ * A serious or critical violation fails, and so do the moderate rules once found broken here (heading order, content
  * outside landmarks), so that they stay fixed. Each role has one browser context; its pages are visited in sequence.
  */
 

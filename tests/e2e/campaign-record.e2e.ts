@@ -10,7 +10,7 @@ import { chooseRowAction } from './support/menu'
 // The campaign record, as a new administrator would check it: a campaign over every application and every account
 // type, started while closed campaigns sit in the list. Each closed one keeps its figures and its files.
 //
-// Two closed campaigns are watched. The seed's « Revue annuelle 2025 », the one of the issue: all its items ended
+// Two closed campaigns are watched. The seed's « Revue annuelle 2025 »: all its items ended
 // validated by the BPO Groupe, refused, sent to the RA or treated, so its Excel dialog counts 0, 0, 0 and offers no
 // file; its record is its Rapport de campagne. And this journey's own, closed before it starts: two rights of Julie
 // Martin's on an application without BPO Groupe, validated by her manager and the BPO Métier, a final outcome that
