@@ -329,30 +329,19 @@ $$;
 revoke execute on function public.delegate_candidates(text) from public, anon;
 grant execute on function public.delegate_candidates(text) to authenticated;
 
--- Records a delegation of p_delegator's items of a campaign after checking it: the shared work of delegate_review_items
--- and reassign_review_items, which check who may ask.
-create function private.create_delegation(
-  p_action text,
-  p_campaign_id uuid,
-  p_delegator_id uuid,
-  p_delegate_id uuid,
-  p_reason text,
-  p_ends_on date,
-  p_right_ids uuid[]
-) returns uuid
-language plpgsql security definer
+-- The stage at which p_delegator's items of the campaign may go to p_delegate, or the refusal: the campaign (locked
+-- for share until the delegation is written) exists and still runs, the delegator reviews at a stage and is active,
+-- the delegate is someone else and active.
+create function private.check_delegation_parties(p_campaign_id uuid, p_delegator_id uuid, p_delegate_id uuid)
+returns public.review_stage
+language plpgsql
 set search_path = ''
 as $$
 declare
-  chosen uuid[];
   target public.campaigns;
   delegator public.users;
   delegate public.users;
   stage public.review_stage;
-  clean_reason text := nullif(btrim(p_reason), '');
-  items uuid[];
-  in_scope integer;
-  delegation_id uuid;
 begin
   select * into target from public.campaigns c where c.id = p_campaign_id for share;
   if target.id is null then
@@ -380,6 +369,18 @@ begin
   if delegate.id = delegator.id then
     raise exception 'On ne peut pas déléguer ses revues à soi-même.' using errcode = '22023';
   end if;
+  return stage;
+end;
+$$;
+
+-- The delegation's reason, trimmed, or the refusal: a reason of 1 to 500 characters and an end date not yet passed.
+create function private.check_delegation_terms(p_reason text, p_ends_on date) returns text
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  clean_reason text := nullif(btrim(p_reason), '');
+begin
   if clean_reason is null then
     raise exception 'Indiquez le motif de la délégation.' using errcode = '22023';
   end if;
@@ -389,29 +390,76 @@ begin
   if p_ends_on is null or p_ends_on < current_date then
     raise exception 'La date de fin de la délégation doit être aujourd''hui ou plus tard.' using errcode = '22023';
   end if;
+  return clean_reason;
+end;
+$$;
 
-  -- The rights chosen become the items of this campaign that carry them, each of which must be the delegator's.
-  if p_right_ids is not null then
-    select array_agg(distinct x) into chosen from unnest(p_right_ids) x where x is not null;
-    if chosen is null then
-      raise exception 'Choisissez au moins un droit à déléguer.' using errcode = '22023';
-    end if;
-    select array_agg(i.id), count(*)::integer into items, in_scope
-      from public.campaign_items i
-      join public.users h on h.id = i.holder_id
-      join public.applications a on a.id = i.application_id
-     where i.campaign_id = target.id
-       and i.right_id = any (chosen)
-       and private.reviews_at(stage, delegator.id, i.holder_id, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id);
-    if in_scope <> cardinality(chosen) then
-      raise exception 'Certains droits choisis ne font pas partie des revues de % dans la campagne « % ».',
-        delegator.first_name || ' ' || delegator.last_name, target.name
-        using errcode = '42501';
-    end if;
+-- The items of the campaign that carry the chosen rights (null when none are chosen: all the delegator's items), or the
+-- refusal when a chosen right is not one the delegator reviews at p_stage in that campaign.
+create function private.delegated_items(p_campaign_id uuid, p_delegator_id uuid, p_stage public.review_stage, p_right_ids uuid[])
+returns uuid[]
+language plpgsql stable
+set search_path = ''
+as $$
+declare
+  chosen uuid[];
+  items uuid[];
+  in_scope integer;
+begin
+  if p_right_ids is null then
+    return null;
   end if;
+  select array_agg(distinct x) into chosen from unnest(p_right_ids) x where x is not null;
+  if chosen is null then
+    raise exception 'Choisissez au moins un droit à déléguer.' using errcode = '22023';
+  end if;
+  select array_agg(i.id), count(*)::integer into items, in_scope
+    from public.campaign_items i
+    join public.users h on h.id = i.holder_id
+    join public.applications a on a.id = i.application_id
+   where i.campaign_id = p_campaign_id
+     and i.right_id = any (chosen)
+     and private.reviews_at(p_stage, p_delegator_id, i.holder_id, h.manager_id, a.bpo_metier_id, a.bpo_groupe_id, a.ra_id);
+  if in_scope <> cardinality(chosen) then
+    raise exception 'Certains droits choisis ne font pas partie des revues de % dans la campagne « % ».',
+      (select u.first_name || ' ' || u.last_name from public.users u where u.id = p_delegator_id),
+      (select c.name from public.campaigns c where c.id = p_campaign_id)
+      using errcode = '42501';
+  end if;
+  return items;
+end;
+$$;
+
+-- Records a delegation of p_delegator's items of a campaign once the three checks above let it, and audits it as
+-- p_action: the shared work of delegate_review_items and reassign_review_items, which check who may ask.
+create function private.create_delegation(
+  p_action text,
+  p_campaign_id uuid,
+  p_delegator_id uuid,
+  p_delegate_id uuid,
+  p_reason text,
+  p_ends_on date,
+  p_right_ids uuid[]
+) returns uuid
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  stage public.review_stage;
+  clean_reason text;
+  items uuid[];
+  delegator public.users;
+  delegate public.users;
+  delegation_id uuid;
+begin
+  stage := private.check_delegation_parties(p_campaign_id, p_delegator_id, p_delegate_id);
+  clean_reason := private.check_delegation_terms(p_reason, p_ends_on);
+  items := private.delegated_items(p_campaign_id, p_delegator_id, stage, p_right_ids);
+  select * into delegator from public.users u where u.id = p_delegator_id;
+  select * into delegate from public.users u where u.id = p_delegate_id;
 
   insert into public.review_delegations (campaign_id, delegator_id, delegate_id, item_ids, reason, ends_on, created_by)
-  values (target.id, delegator.id, delegate.id, items, clean_reason, p_ends_on, auth.uid())
+  values (p_campaign_id, delegator.id, delegate.id, items, clean_reason, p_ends_on, auth.uid())
   returning id into delegation_id;
 
   perform private.write_audit(
@@ -419,7 +467,7 @@ begin
     'review_delegations',
     delegation_id::text,
     jsonb_build_object(
-      'campaign_id', target.id,
+      'campaign_id', p_campaign_id,
       'delegator_id', delegator.id,
       'delegator_name', delegator.first_name || ' ' || delegator.last_name,
       'delegate_id', delegate.id,
@@ -434,7 +482,12 @@ begin
 end;
 $$;
 
-revoke execute on function private.create_delegation(text, uuid, uuid, uuid, text, date, uuid[]) from public;
+revoke execute on function
+  private.check_delegation_parties(uuid, uuid, uuid),
+  private.check_delegation_terms(text, date),
+  private.delegated_items(uuid, uuid, public.review_stage, uuid[]),
+  private.create_delegation(text, uuid, uuid, uuid, text, date, uuid[])
+  from public;
 
 -- rpc('delegate_review_items', { p_campaign_id, p_delegate_id, p_reason, p_ends_on, p_right_ids? }) → the delegation's
 -- id. The caller's items of the campaign (all, or the items of the chosen rights) go to the delegate until p_ends_on.
