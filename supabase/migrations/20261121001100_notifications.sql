@@ -365,10 +365,20 @@ begin
     select c.id, c.created_by from public.campaigns c
      where c.id = any (p_active) and c.end_date + c.escalation_delay_days < p_today
   ),
+  -- Each right waiting in a reviewer's own queue, the RA's aside (private.stage_deciders, as waiting_reviewers counts
+  -- them), read once for both the late reviewers' counts and the rights each recipient hears of.
+  waiting as materialized (
+    select d.campaign_id, d.right_id, d.reviewer_id
+      from private.stage_deciders(array(select o.id from overdue o)) d
+     where d.reviewer_id is not null and d.stage <> 'ra'
+  ),
   late as (
-    select w.*, o.created_by
-      from private.waiting_reviewers(array(select o.id from overdue o)) w
+    select w.campaign_id, u.id as reviewer_id, u.first_name || ' ' || u.last_name as reviewer_name,
+           u.manager_id as reviewer_manager_id, count(*) as total, o.created_by
+      from waiting w
+      join public.users u on u.id = w.reviewer_id and u.active
       join overdue o on o.id = w.campaign_id
+     group by w.campaign_id, u.id, o.created_by
   ),
   told as (
     select l.campaign_id, l.reviewer_manager_id as recipient_id, l.reviewer_id, l.reviewer_name, l.total from late l
@@ -384,19 +394,7 @@ begin
       from told t
      group by t.campaign_id, t.recipient_id
   ),
-  -- Each waiting right with the late reviewers whose queue holds it, by the rules waiting_reviewers counts with: the
-  -- review stages' deciders, and the holders it counts at the user stage. One right that waits for a holder and their
-  -- manager, both late, is one right to whoever hears of both.
-  waiting as (
-    select d.campaign_id, d.right_id, d.reviewer_id
-      from private.stage_deciders(array(select o.id from overdue o)) d
-     where d.reviewer_id is not null and d.stage not in ('ra', 'user')
-    union all
-    select i.campaign_id, i.right_id, i.holder_id
-      from late l
-      join public.campaign_items i on i.campaign_id = l.campaign_id and i.holder_id = l.reviewer_id and i.status = 'pending'
-     where l.counts ? 'user'
-  ),
+  -- One right that waits for a holder and their manager, both late, is one right to whoever hears of both.
   rights as (
     select t.campaign_id, t.recipient_id, count(distinct w.right_id) as total
       from told t
