@@ -54,13 +54,21 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   // A new WAL segment is created empty rather than written as 16 MB of zeros: in memory, those zeros grew the file
   // a dozen times over, each growth a copy of it, while requests waited.
   await db.exec('set wal_init_zero = off')
+  // In memory nothing survives the process, so a commit has nothing to wait for: without this, each one went through
+  // the wait for a synchronous standby that PGlite never has.
+  if (!options.dataDir) await db.exec('set synchronous_commit = off')
   if (options.loadDataDir) {
     const { rows } = await db.query<{ data_directory: string }>('show data_directory')
     reserveGrowthOfLargeFiles(db, rows[0]!.data_directory)
   }
   const database: PgliteDatabase = {
     kind: 'pglite',
-    dump: () => db.dumpDataDir('none'),
+    // A checkpoint first: commits in memory may not have written their log yet (synchronous_commit, above), and the
+    // dump copies the files.
+    dump: async () => {
+      await db.exec('checkpoint')
+      return db.dumpDataDir('none')
+    },
     query: async (text, params) => ({ rows: (await db.query(text, params)).rows as never[] }),
     exec: async (text) => {
       await db.exec(text)
