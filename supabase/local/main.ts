@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { rm, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { openPglite, openPostgres, prepareDatabase, type Database } from './database'
+import { openPostgres, prepareDatabase, type Database } from './database'
 import { postgresPoolSize } from './pool-size'
-import { openSeededPglite } from './template-cache'
-import { MAX_SCALE, loadLargeDataset, openLargeDatasetPglite, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
+import { openPgliteThread } from './pglite-thread'
+import { MAX_SCALE, loadLargeDataset, parseDatasetFlags, resolveDatasetOptions, type DatasetOptions } from './dataset'
 import { startLocalServer } from './server'
 import { trustedProxyList } from './client-address'
 import { passwordPolicyFromEnv } from './auth/password-policy'
@@ -138,11 +138,11 @@ async function openDatabase(dataDir: string | undefined, reset: boolean): Promis
     }
     return db
   }
-  if (!dataDir) return openSeededPglite()
+  if (!dataDir) return (await openPgliteThread({ kind: 'seeded' })).db
   const dir = path.resolve(dataDir)
   if (reset) await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
-  return openPglite({ dataDir: dir })
+  return (await openPgliteThread({ kind: 'dir', dataDir: dir })).db
 }
 
 /** The large organisation: from its cached dump in memory, or generated into --data or DATABASE_URL after --reset. */
@@ -153,7 +153,8 @@ async function openLargeDatabase(dataDir: string | undefined, reset: boolean, op
     )
   }
   if (!dataDir && !process.env.DATABASE_URL) {
-    const { db, report, file, seconds } = await openLargeDatasetPglite({ ...options, log: (message) => console.info(message) })
+    const { db, opened } = await openPgliteThread({ kind: 'large', options }, (message) => console.info(message))
+    const { report, file, seconds } = opened!
     console.info(report ? `  dataset cached in ${path.relative(process.cwd(), file)}` : `  dataset loaded from ${path.relative(process.cwd(), file)} in ${seconds.toFixed(1)} s`)
     return db
   }

@@ -1,0 +1,108 @@
+/**
+ * The database thread of openPgliteThread (pglite-thread.ts): opens the PGlite it is told to, then answers the
+ * server's statements, transactions and subscriptions. Statements are handed to PGlite as they arrive; PGlite runs
+ * them one at a time, in order, and keeps a transaction's statements together.
+ */
+import { parentPort } from 'node:worker_threads'
+import { openPglite, type PgliteDatabase, type Sql } from './database'
+import { openLargeDatasetPglite } from './dataset'
+import { openSeededPglite } from './template-cache'
+import { errorFields, type OpenedLarge, type PgliteOpening, type ThreadMessage, type ThreadRequest } from './pglite-thread'
+
+const port = parentPort!
+const send = (message: ThreadMessage) => port.postMessage(message)
+
+interface OpenTransaction {
+  tx: Sql
+  decide: (commit: boolean) => void
+  /** Settles once PGlite has committed or rolled back. */
+  finished: Promise<void>
+}
+
+/** Thrown inside a transaction the server chose to roll back, so that PGlite undoes it. */
+const rollback = new Error('rolled back by the server')
+
+async function open(opening: PgliteOpening): Promise<{ db: PgliteDatabase; opened: OpenedLarge | null }> {
+  if (opening.kind === 'seeded') return { db: await openSeededPglite(), opened: null }
+  if (opening.kind === 'dir') return { db: await openPglite({ dataDir: opening.dataDir }), opened: null }
+  const { db, report, file, seconds } = await openLargeDatasetPglite({ ...opening.options, log: (message) => send({ log: message }) })
+  return { db, opened: { report, file, seconds } }
+}
+
+function serve(db: PgliteDatabase): void {
+  const transactions = new Map<number, OpenTransaction>()
+  const unlisten = new Map<number, () => Promise<void>>()
+  let nextHandle = 1
+
+  const begin = (id: number) => {
+    const handle = nextHandle++
+    let decide: (commit: boolean) => void = () => undefined
+    const decided = new Promise<boolean>((resolve) => (decide = resolve))
+    let begun = false
+    const finished = db
+      .transaction(async (tx) => {
+        transactions.set(handle, { tx, decide, finished })
+        begun = true
+        send({ id, ok: true, value: handle })
+        if (!(await decided)) throw rollback
+      })
+      .catch((error: unknown) => {
+        if (error === rollback) return
+        if (!begun) send({ id, ok: false, error: errorFields(error) })
+        throw error
+      })
+    finished.catch(() => undefined)
+  }
+
+  const answer = async (request: ThreadRequest): Promise<unknown> => {
+    const sql = 'tx' in request && request.tx !== undefined ? transactions.get(request.tx)?.tx : db
+    if (!sql) throw new Error('This transaction has already ended.')
+    switch (request.op) {
+      case 'query':
+        return (await sql.query(request.text, request.params)).rows
+      case 'exec':
+        return sql.exec(request.text)
+      case 'script':
+        return (await db.script(request.text)).rows
+      case 'end': {
+        const open = transactions.get(request.tx)!
+        transactions.delete(request.tx)
+        open.decide(request.commit)
+        return open.finished
+      }
+      case 'listen': {
+        const handle = nextHandle++
+        unlisten.set(handle, await db.listen(request.channel, (payload) => send({ notify: handle, payload })))
+        return handle
+      }
+      case 'unlisten': {
+        await unlisten.get(request.listener)?.()
+        unlisten.delete(request.listener)
+        return undefined
+      }
+      case 'close':
+        await db.close()
+        return undefined
+      case 'begin':
+        throw new Error('unreachable')
+    }
+  }
+
+  port.on('message', (request: ThreadRequest) => {
+    if (request.op === 'begin') return begin(request.id)
+    answer(request).then(
+      (value) => send({ id: request.id, ok: true, value }),
+      (error: unknown) => send({ id: request.id, ok: false, error: errorFields(error) }),
+    )
+  })
+}
+
+port.once('message', (opening: PgliteOpening) => {
+  open(opening).then(
+    ({ db, opened }) => {
+      serve(db)
+      send({ opened })
+    },
+    (error: unknown) => send({ failed: errorFields(error) }),
+  )
+})
