@@ -187,8 +187,11 @@ describe('recurring campaigns and automatic start', () => {
     )
 
     // Three months later the next occurrence is made, named after its quarter, and started; a second pass adds none.
-    const nextStart = new Date(Date.parse(`${created.data.start_date}T00:00:00Z`))
-    nextStart.setUTCMonth(nextStart.getUTCMonth() + 3)
+    // Three months on, as PostgreSQL adds them: on the last day of the month when that month is shorter (29 November
+    // gives 28 February).
+    const [year, month, dayOfMonth] = created.data.start_date.split('-').map(Number) as [number, number, number]
+    const daysThen = new Date(Date.UTC(year, month + 3, 0)).getUTCDate()
+    const nextStart = new Date(Date.UTC(year, month - 1 + 3, Math.min(dayOfMonth, daysThen)))
     await runNotificationPass(settings(catcher.smtpUrl), new Date(nextStart.getTime() + 10 * 3_600_000))
     await runNotificationPass(settings(catcher.smtpUrl), new Date(nextStart.getTime() + 11 * 3_600_000))
     const next = await admin.from('campaigns').select('name, status, start_date, recurrence').eq('previous_occurrence_id', created.data.id)
