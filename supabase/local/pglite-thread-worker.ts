@@ -1,7 +1,7 @@
 /**
  * The database thread of openPgliteThread (pglite-thread.ts): opens the PGlite it is told to, then answers the
- * server's statements, transactions and subscriptions. Statements are handed to PGlite as they arrive; PGlite runs
- * them one at a time, in order, and keeps a transaction's statements together.
+ * server's statements, transactions and subscriptions. Statements and transactions wait in two lines, the urgent one
+ * first, and go to PGlite one at a time; a transaction's own statements go straight in, as it holds PGlite meanwhile.
  */
 import { parentPort } from 'node:worker_threads'
 import { openPglite, type PgliteDatabase, type Sql } from './database'
@@ -34,7 +34,25 @@ function serve(db: PgliteDatabase): void {
   const unlisten = new Map<number, () => Promise<void>>()
   let nextHandle = 1
 
-  const begin = (id: number) => {
+  const waiting: Record<'urgent' | 'normal', Array<() => Promise<unknown>>> = { urgent: [], normal: [] }
+  let busy = false
+  const next = () => {
+    if (busy) return
+    const job = waiting.urgent.shift() ?? waiting.normal.shift()
+    if (!job) return
+    busy = true
+    void job().finally(() => {
+      busy = false
+      next()
+    })
+  }
+  const enqueue = (urgent: boolean | undefined, job: () => Promise<unknown>) => {
+    waiting[urgent ? 'urgent' : 'normal'].push(job)
+    next()
+  }
+
+  /** Opens a transaction and holds PGlite until the server ends it; settles then. */
+  const begin = (id: number): Promise<unknown> => {
     const handle = nextHandle++
     let decide: (commit: boolean) => void = () => undefined
     const decided = new Promise<boolean>((resolve) => (decide = resolve))
@@ -51,7 +69,7 @@ function serve(db: PgliteDatabase): void {
         if (!begun) send({ id, ok: false, error: errorFields(error) })
         throw error
       })
-    finished.catch(() => undefined)
+    return finished.catch(() => undefined)
   }
 
   const answer = async (request: ThreadRequest): Promise<unknown> => {
@@ -88,12 +106,17 @@ function serve(db: PgliteDatabase): void {
     }
   }
 
-  port.on('message', (request: ThreadRequest) => {
-    if (request.op === 'begin') return begin(request.id)
+  const reply = (request: ThreadRequest) =>
     answer(request).then(
       (value) => send({ id: request.id, ok: true, value }),
       (error: unknown) => send({ id: request.id, ok: false, error: errorFields(error) }),
     )
+  port.on('message', (request: ThreadRequest) => {
+    if (request.op === 'begin') enqueue(request.urgent, () => begin(request.id))
+    else if (request.op === 'query' || request.op === 'exec' || request.op === 'script') {
+      if ('tx' in request && request.tx !== undefined) void reply(request)
+      else enqueue(request.urgent, () => reply(request))
+    } else void reply(request)
   })
 }
 

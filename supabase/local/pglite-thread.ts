@@ -16,12 +16,15 @@ export interface OpenedLarge {
   seconds: number
 }
 
-/** A request to the thread; `tx` names an open transaction, whose statements run inside it. */
+/**
+ * A request to the thread; `tx` names an open transaction, whose statements run inside it. `urgent` requests (the
+ * background work of separate()) go before the waiting others.
+ */
 export type ThreadRequest =
-  | { id: number; op: 'query'; text: string; params?: unknown[]; tx?: number }
-  | { id: number; op: 'exec'; text: string; tx?: number }
-  | { id: number; op: 'script'; text: string }
-  | { id: number; op: 'begin' }
+  | { id: number; op: 'query'; text: string; params?: unknown[]; tx?: number; urgent?: boolean }
+  | { id: number; op: 'exec'; text: string; tx?: number; urgent?: boolean }
+  | { id: number; op: 'script'; text: string; urgent?: boolean }
+  | { id: number; op: 'begin'; urgent?: boolean }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'unlisten'; listener: number }
@@ -63,8 +66,9 @@ function startWorker(): Worker {
 /**
  * PGlite on a thread of its own. In the server's thread, a statement's work in the database kept HTTP parsing, token
  * checks, JSON and the realtime delivery of every other request waiting, and the other way round: apart, the two
- * run on two cores at once. The database is the same PGlite with one connection; its statements and transactions keep
- * their order and their mutual exclusion, which the thread's PGlite enforces as before.
+ * run on two cores at once. The database is the same PGlite with one connection, which runs one statement or
+ * transaction at a time; the background work of separate() (the realtime server's) goes before the API's waiting
+ * requests, as it has connections of its own on PostgreSQL.
  * `log` receives the opening's progress (the large organisation's generation).
  */
 export async function openPgliteThread(
@@ -110,23 +114,24 @@ export async function openPgliteThread(
       worker.postMessage({ ...request, id })
     })
   }
-  const sql = (tx?: number): Sql => ({
-    query: async <T>(text: string, params?: unknown[]) => ({ rows: await call<T[]>({ op: 'query', text, params, tx }) }),
+  const sql = (tx: number | undefined, urgent: boolean): Sql => ({
+    query: async <T>(text: string, params?: unknown[]) => ({ rows: await call<T[]>({ op: 'query', text, params, tx, urgent }) }),
     exec: async (text: string) => {
-      await call({ op: 'exec', text, tx })
+      await call({ op: 'exec', text, tx, urgent })
     },
   })
 
   worker.postMessage(opening)
   const opened = await opening$
-  const database: Database = {
+  /** The database as seen by the API (urgent false) or by background work that must not wait behind it. */
+  const database = (urgent: boolean): Database => ({
     kind: 'pglite',
-    ...sql(),
+    ...sql(undefined, urgent),
     transaction: async (fn) => {
-      const tx = await call<number>({ op: 'begin' })
+      const tx = await call<number>({ op: 'begin', urgent })
       let result
       try {
-        result = await fn(sql(tx))
+        result = await fn(sql(tx, urgent))
       } catch (error) {
         await call({ op: 'end', tx, commit: false }).catch(() => undefined)
         throw error
@@ -134,7 +139,7 @@ export async function openPgliteThread(
       await call({ op: 'end', tx, commit: true })
       return result
     },
-    script: async <T>(text: string) => ({ rows: await call<T[]>({ op: 'script', text }) }),
+    script: async <T>(text: string) => ({ rows: await call<T[]>({ op: 'script', text, urgent }) }),
     listen: async (channel, onPayload) => {
       const listener = await call<number>({ op: 'listen', channel })
       listeners.set(listener, onPayload)
@@ -143,12 +148,12 @@ export async function openPgliteThread(
         await call({ op: 'unlisten', listener }).catch(() => undefined)
       }
     },
-    separate: () => ({ ...database, close: async () => undefined }),
+    separate: () => ({ ...database(true), close: async () => undefined }),
     close: async () => {
       if (gone) return
       await call({ op: 'close' }).catch(() => undefined)
       await worker.terminate()
     },
-  }
-  return { db: database, opened }
+  })
+  return { db: database(false), opened }
 }

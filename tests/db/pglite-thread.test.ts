@@ -77,6 +77,20 @@ describe('PGlite on its own thread', () => {
     expect(await outside).toEqual(['first', 'kept', 'committed'])
   })
 
+  it("runs the background work of separate() before the API's statements waiting with it", async () => {
+    const background = db.separate(1)
+    const order: string[] = []
+    await db.transaction(async (tx) => {
+      await tx.query('select 1')
+      const api = db.query('select 1').then(() => order.push('api'))
+      const realtime = background.query('select 1').then(() => order.push('background'))
+      await tx.query('select 2')
+      void Promise.all([api, realtime])
+    })
+    await db.query('select 3')
+    expect(order).toEqual(['background', 'api'])
+  })
+
   it('runs a script as one transaction, undone at its first failing statement', async () => {
     const { rows } = await db.script<{ n: number }>(`insert into public.thread_probe (id, note) values (7, 'script'); select count(*)::integer as n from public.thread_probe`)
     expect(rows).toEqual([{ n: 4 }])
