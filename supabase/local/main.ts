@@ -127,6 +127,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
+/** Without its database thread the server can answer nothing: it stops, saying why, rather than answer 500s. */
+function exitOnLostDatabase(error: Error): void {
+  console.error(`${error.message}: the local backend stops.`)
+  process.exit(1)
+}
+
 async function openDatabase(dataDir: string | undefined, reset: boolean): Promise<Database> {
   const url = process.env.DATABASE_URL
   if (url) {
@@ -138,11 +144,11 @@ async function openDatabase(dataDir: string | undefined, reset: boolean): Promis
     }
     return db
   }
-  if (!dataDir) return (await openPgliteThread({ kind: 'seeded' })).db
+  if (!dataDir) return (await openPgliteThread({ kind: 'seeded' }, { lost: exitOnLostDatabase })).db
   const dir = path.resolve(dataDir)
   if (reset) await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
-  return (await openPgliteThread({ kind: 'dir', dataDir: dir })).db
+  return (await openPgliteThread({ kind: 'dir', dataDir: dir }, { lost: exitOnLostDatabase })).db
 }
 
 /** The large organisation: from its cached dump in memory, or generated into --data or DATABASE_URL after --reset. */
@@ -153,7 +159,7 @@ async function openLargeDatabase(dataDir: string | undefined, reset: boolean, op
     )
   }
   if (!dataDir && !process.env.DATABASE_URL) {
-    const { db, opened } = await openPgliteThread({ kind: 'large', options }, (message) => console.info(message))
+    const { db, opened } = await openPgliteThread({ kind: 'large', options }, { log: (message) => console.info(message), lost: exitOnLostDatabase })
     const { report, file, seconds } = opened!
     console.info(report ? `  dataset cached in ${path.relative(process.cwd(), file)}` : `  dataset loaded from ${path.relative(process.cwd(), file)} in ${seconds.toFixed(1)} s`)
     return db

@@ -69,17 +69,19 @@ function startWorker(): Worker {
  * run on two cores at once. The database is the same PGlite with one connection, which runs one statement or
  * transaction at a time; the background work of separate() (the realtime server's) goes before the API's waiting
  * requests, as it has connections of its own on PostgreSQL.
- * `log` receives the opening's progress (the large organisation's generation).
+ * `log` receives the opening's progress (the large organisation's generation); `lost` is told if the thread fails or
+ * stops other than by close(), after which every call fails.
  */
 export async function openPgliteThread(
   opening: PgliteOpening,
-  log: (message: string) => void = () => undefined,
+  { log = () => undefined, lost = () => undefined }: { log?: (message: string) => void; lost?: (error: Error) => void } = {},
 ): Promise<{ db: Database; opened: OpenedLarge | null }> {
   const worker = startWorker()
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   const listeners = new Map<number, (payload: string) => void>()
   let nextId = 1
   let gone: Error | null = null
+  let closing = false
 
   let settleOpening: { resolve: (opened: OpenedLarge | null) => void; reject: (error: Error) => void } | null = null
   const opening$ = new Promise<OpenedLarge | null>((resolve, reject) => (settleOpening = { resolve, reject }))
@@ -97,10 +99,12 @@ export async function openPgliteThread(
     }
   })
   const fail = (error: Error) => {
+    if (gone) return
     gone = error
     settleOpening?.reject(error)
     for (const call of pending.values()) call.reject(error)
     pending.clear()
+    if (!closing) lost(error)
   }
   worker.on('error', (error: Error) => fail(new Error(`The database thread failed: ${error.message}`, { cause: error })))
   worker.on('exit', (code) => fail(new Error(`The database thread stopped (exit code ${code})`)))
@@ -151,6 +155,7 @@ export async function openPgliteThread(
     separate: () => ({ ...database(true), close: async () => undefined }),
     close: async () => {
       if (gone) return
+      closing = true
       await call({ op: 'close' }).catch(() => undefined)
       await worker.terminate()
     },

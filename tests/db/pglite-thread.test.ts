@@ -98,6 +98,15 @@ describe('PGlite on its own thread', () => {
     expect(await notes()).not.toContain('half')
   })
 
+  it('closes without calling it a loss, and answers nothing after', async () => {
+    const losses: Error[] = []
+    const other = (await openPgliteThread({ kind: 'seeded' }, { lost: (error) => losses.push(error) })).db
+    expect((await other.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }])
+    await other.close()
+    await expect(other.query('select 1')).rejects.toThrow('The database thread stopped')
+    expect(losses).toEqual([])
+  })
+
   it('delivers notifications to their listener until it stops listening', async () => {
     const received: string[] = []
     const stop = await db.listen('thread_probe', (payload) => received.push(payload))
