@@ -3,7 +3,7 @@
  * server's statements, transactions and subscriptions. Statements and transactions wait in two lines, the urgent one
  * first, and go to PGlite one at a time; a transaction's own statements go straight in, as it holds PGlite meanwhile.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { openPglite, type PgliteDatabase, type Sql } from './database'
 import { openLargeDatasetPglite } from './dataset'
 import { openSeededPglite } from './template-cache'
@@ -38,6 +38,11 @@ function serve(db: PgliteDatabase): void {
   let busy = false
   const next = () => {
     if (busy) return
+    // The requests that arrived while PGlite was busy are read first: otherwise the next waiting statement would start
+    // before an urgent one that came meanwhile was even seen.
+    busy = true
+    for (let arrived = receiveMessageOnPort(port); arrived; arrived = receiveMessageOnPort(port)) onRequest(arrived.message as ThreadRequest)
+    busy = false
     const job = waiting.urgent.shift() ?? waiting.normal.shift()
     if (!job) return
     busy = true
@@ -111,13 +116,14 @@ function serve(db: PgliteDatabase): void {
       (value) => send({ id: request.id, ok: true, value }),
       (error: unknown) => send({ id: request.id, ok: false, error: errorFields(error) }),
     )
-  port.on('message', (request: ThreadRequest) => {
+  function onRequest(request: ThreadRequest): void {
     if (request.op === 'begin') enqueue(request.urgent, () => begin(request.id))
     else if (request.op === 'query' || request.op === 'exec' || request.op === 'script') {
       if ('tx' in request && request.tx !== undefined) void reply(request)
       else enqueue(request.urgent, () => reply(request))
     } else void reply(request)
-  })
+  }
+  port.on('message', onRequest)
 }
 
 port.once('message', (opening: PgliteOpening) => {

@@ -91,6 +91,15 @@ describe('PGlite on its own thread', () => {
     expect(order).toEqual(['background', 'api'])
   })
 
+  it('runs background work that arrives while statements are running and waiting next, not after those waiting', async () => {
+    const order: string[] = []
+    const slow = 'select count(*) from generate_series(1, 200000)'
+    const api = [1, 2, 3, 4].map((n) => db.query(slow).then(() => order.push(`api ${n}`)))
+    const background = db.separate(1).query('select 1').then(() => order.push('background'))
+    await Promise.all([...api, background])
+    expect(order.indexOf('background')).toBeLessThanOrEqual(1)
+  })
+
   it('runs a script as one transaction, undone at its first failing statement', async () => {
     const { rows } = await db.script<{ n: number }>(`insert into public.thread_probe (id, note) values (7, 'script'); select count(*)::integer as n from public.thread_probe`)
     expect(rows).toEqual([{ n: 4 }])

@@ -24,9 +24,14 @@ export class BroadcastDispatcher {
   private readonly pending: string[] = []
   private running: Promise<void> | null = null
 
+  /**
+   * `gatherMs`: how long a drain waits for more transactions before taking them, where every take is a statement the
+   * API's requests wait for (PGlite's one connection).
+   */
   constructor(
     private readonly db: Database,
     private readonly hub: Hub,
+    private readonly gatherMs = 0,
   ) {}
 
   notify(txid: string): void {
@@ -41,6 +46,7 @@ export class BroadcastDispatcher {
   }
 
   private async drain(): Promise<void> {
+    if (this.gatherMs > 0) await new Promise((resolve) => setTimeout(resolve, this.gatherMs))
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, BATCH_SIZE)
       try {
