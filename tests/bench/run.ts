@@ -27,6 +27,7 @@ import { measureNaive } from './measures/naive'
 import { measureRssiPages } from './measures/pages'
 import { measureQueueRpc, measureReviews } from './measures/reviews'
 import { measureUsersPage } from './measures/users-page'
+import { measureAuthorityShare } from './measures/authority'
 import { measureStartup } from './measures/startup'
 import { measureDirectoryImport } from './measures/directory-import'
 import { measureLiveUpdates } from './measures/live-updates'
@@ -73,12 +74,17 @@ if (liveConnections.length === 0 || liveConnections.some((value) => !Number.isIn
 }
 const liveReviewers = values['live-reviewers'] === undefined ? plan.reviewers : Number(values['live-reviewers'])
 if (!Number.isInteger(liveReviewers) || liveReviewers < 1) refuse(`--live-reviewers must be a whole number from 1: ${values['live-reviewers']}`)
-const MEASURES = ['bundles', 'rssiSignIn', 'rssiFilter', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'liveUpdates', 'startup']
+const MEASURES = ['bundles', 'rssiSignIn', 'rssiFilter', 'reviews', 'reviewsRpc', 'rssiPages', 'usersPage', 'naive', 'export', 'decisions', 'directoryImport', 'campaignRecord', 'liveUpdates', 'authority', 'startup']
 const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean)
 const unknown = only?.filter((name) => !MEASURES.includes(name)) ?? []
 if (unknown.length > 0) throw new Error(`Unknown measure(s) in --only: ${unknown.join(', ')} (${MEASURES.join(', ')})`)
+// The authority check's share goes with the decision budgets it allows for, on the large dataset only.
+const withAuthority = (names: string[]) => (names.includes('decisions') || names.includes('liveUpdates') ? [...names, 'authority'] : names)
 const skipped = new Set(
-  MEASURES.filter((name) => (only ? !only.includes(name) : (name === 'startup' && values['skip-startup']) || name in plan.skipped)),
+  MEASURES.filter((name) =>
+    (name === 'authority' && dataset !== 'large') ||
+    (only ? !withAuthority(only).includes(name) : (name === 'startup' && values['skip-startup']) || name in plan.skipped),
+  ),
 )
 const DECISIONS_PER_REVIEWER = 10
 /** Between two decisions of a reviewer of another campaign while a campaign starts: a person reading the next line. */
@@ -186,6 +192,10 @@ async function main(): Promise<void> {
     await browser?.close()
     await stack?.stop()
   }
+  // Alone, once the backend has stopped: on its database (PostgreSQL) or on a copy of the dataset (PGlite).
+  await step('authority', () =>
+    measureAuthorityShare({ databaseUrl: process.env.DATABASE_URL, scale, seed: values.seed === undefined ? undefined : Number(values.seed) }),
+  )
   // Alone on the machine's ports and without the bench's backend running beside it.
   await step('startup', () => measureStartup())
 
