@@ -1,4 +1,4 @@
-/** The budgets of issues #9, #14, #19 and #34 and the informational figures, read from the measures' results. */
+/** The budgets and the informational figures, read from the measures' results. */
 import type { PageScripts } from './measures/bundles'
 import type { CampaignRecordResult } from './measures/campaign-record'
 import type { FilterResult, SignInResult } from './measures/dashboard'
@@ -254,7 +254,7 @@ const cpu = (value: number | null) => (value === null ? '-' : `${value} ms`)
  */
 export function decisionBudget(name: string, p95Ms: number | null | undefined, authority: AuthorityResult | undefined, note?: string): BudgetLine {
   const share = authority && authority.share > 0 && authority.share < 1 ? authority.share : 0
-  const limit = LIMITS.decisionP95Ms / (1 - share)
+  const limit = Math.floor(LIMITS.decisionP95Ms / (1 - share))
   const line = budget(name, p95Ms, limit, ms, note)
   if (share === 0) return line
   return { ...line, limit: `≤ ${ms(LIMITS.decisionP95Ms)} + the authority check's ${Math.round(share * 100)} % = ${ms(limit)}` }
