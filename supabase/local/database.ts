@@ -1,4 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -14,16 +15,22 @@ export interface Sql {
   exec(text: string): Promise<void>
 }
 
+/** What a caller's statements run under (asCaller sets it in the transaction as well, which PostgreSQL applies). */
+export interface StatementOptions {
+  /** The transaction's statement_timeout setting ('8s'); PGlite's thread applies it itself (pglite-thread.ts). */
+  statementTimeout?: string
+}
+
 export interface Database extends Sql {
   readonly kind: 'pglite' | 'postgres'
   /** Runs fn in one transaction on one connection; rolls back if fn throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: Sql) => Promise<T>, options?: StatementOptions): Promise<T>
   /**
    * Sends statements without parameters in one message, run as one implicit transaction: committed once the last
    * has succeeded, undone at the first that fails (which is thrown). Resolves to the rows of the last statement.
    * One round trip where transaction() takes one per statement plus begin and commit.
    */
-  script<T = Record<string, unknown>>(text: string): Promise<{ rows: T[] }>
+  script<T = Record<string, unknown>>(text: string, options?: StatementOptions): Promise<{ rows: T[] }>
   /** Subscribes to NOTIFY on a channel; resolves to the function that unsubscribes. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /**
@@ -48,6 +55,30 @@ export interface PgliteDatabase extends Database {
   dump(): Promise<Blob>
 }
 
+/**
+ * A new empty directory in memory-backed storage (/dev/shm where it exists), for a PGlite that must outlive its thread
+ * without touching the disk: the server's "in-memory" databases. Its owner removes it; those of processes that ended
+ * without removing theirs (killed) are removed here, as they would fill the memory.
+ */
+export async function makeScratchDataDir(): Promise<string> {
+  const shm = '/dev/shm'
+  const parent = (await stat(shm).then((info) => info.isDirectory()).catch(() => false)) ? shm : tmpdir()
+  for (const name of await readdir(parent).catch(() => [])) {
+    const owner = /^recertif-pglite-(\d+)-/.exec(name)?.[1]
+    if (owner && !processRuns(Number(owner))) await rm(path.join(parent, name), { recursive: true, force: true })
+  }
+  return mkdtemp(path.join(parent, `recertif-pglite-${process.pid}-`))
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<PgliteDatabase> {
   const db = new PGlite({ ...options, extensions: pgliteExtensions })
   await db.waitReady
@@ -57,7 +88,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   // In memory nothing survives the process, so a commit has nothing to wait for: without this, each one went through
   // the wait for a synchronous standby that PGlite never has.
   if (!options.dataDir) await db.exec('set synchronous_commit = off')
-  if (options.loadDataDir) {
+  if (options.loadDataDir && !options.dataDir) {
     const { rows } = await db.query<{ data_directory: string }>('show data_directory')
     reserveGrowthOfLargeFiles(db, rows[0]!.data_directory)
   }

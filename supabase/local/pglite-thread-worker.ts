@@ -1,38 +1,58 @@
 /**
  * The database thread of openPgliteThread (pglite-thread.ts): opens the PGlite it is told to, then answers the
  * server's statements, transactions and subscriptions. Statements and transactions wait in two lines, the urgent one
- * first, and go to PGlite one at a time; a transaction's own statements go straight in, as it holds PGlite meanwhile.
+ * first, and go to PGlite one at a time; a transaction's own statements go straight in, one after the other, as it
+ * holds PGlite meanwhile. Each statement marks itself running in the state shared with the server (ThreadState), and
+ * none starts once the server has claimed one to end the thread.
  */
-import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
+import { receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { openPglite, type PgliteDatabase, type Sql } from './database'
 import { openLargeDatasetPglite } from './dataset'
 import { openSeededPglite } from './template-cache'
-import { errorFields, type OpenedLarge, type PgliteOpening, type ThreadMessage, type ThreadRequest } from './pglite-thread'
+import { errorFields, type OpenedLarge, type PgliteOpening, type ThreadData, type ThreadMessage, type ThreadRequest } from './pglite-thread'
+import { ThreadState } from './pglite-thread-state'
 
-const port = parentPort!
+const { port, state: buffer } = workerData as ThreadData
+const state = new ThreadState(buffer)
 const send = (message: ThreadMessage) => port.postMessage(message)
 
 interface OpenTransaction {
   tx: Sql
   decide: (commit: boolean) => void
+  /** Its statements and its end, one after the other. */
+  line: Promise<unknown>
   /** Settles once PGlite has committed or rolled back. */
   finished: Promise<void>
+  /** The id of the request that ends it, once sent. */
+  end?: number
 }
 
 /** Thrown inside a transaction the server chose to roll back, so that PGlite undoes it. */
 const rollback = new Error('rolled back by the server')
 
+/** The server is ending this thread: what would have started never settles. */
+const never = new Promise<never>(() => undefined)
+
+/** Runs `work` as job `id` in the shared state, or never if the server is ending the thread. */
+async function running<T>(id: number, work: () => Promise<T>): Promise<T> {
+  if (!state.start(id)) return never
+  try {
+    return await work()
+  } finally {
+    state.finish(id)
+  }
+}
+
 async function open(opening: PgliteOpening): Promise<{ db: PgliteDatabase; opened: OpenedLarge | null }> {
-  if (opening.kind === 'seeded') return { db: await openSeededPglite(), opened: null }
+  if (opening.kind === 'seeded') return { db: await openSeededPglite(opening.dataDir), opened: null }
   if (opening.kind === 'dir') return { db: await openPglite({ dataDir: opening.dataDir }), opened: null }
-  const { db, report, file, seconds } = await openLargeDatasetPglite({ ...opening.options, log: (message) => send({ log: message }) })
+  const { db, report, file, seconds } = await openLargeDatasetPglite({ ...opening.options, dataDir: opening.dataDir, log: (message) => send({ log: message }) })
   return { db, opened: { report, file, seconds } }
 }
 
 function serve(db: PgliteDatabase): void {
   const transactions = new Map<number, OpenTransaction>()
   const unlisten = new Map<number, () => Promise<void>>()
-  let nextHandle = 1
 
   const waiting: Record<'urgent' | 'normal', Array<() => Promise<unknown>>> = { urgent: [], normal: [] }
   let busy = false
@@ -56,53 +76,59 @@ function serve(db: PgliteDatabase): void {
     next()
   }
 
-  /** Opens a transaction and holds PGlite until the server ends it; settles then. */
-  const begin = (id: number): Promise<unknown> => {
-    const handle = nextHandle++
+  /**
+   * Opens transaction `handle` and holds PGlite until the server ends it; settles then. Its end is marked running from
+   * the server's decision until PGlite has committed or rolled back.
+   */
+  const begin = (id: number, handle: number): Promise<unknown> => {
+    if (!state.start(id)) return never
     let decide: (commit: boolean) => void = () => undefined
     const decided = new Promise<boolean>((resolve) => (decide = resolve))
     let begun = false
-    const finished = db
+    const record: Partial<OpenTransaction> = { decide, line: Promise.resolve() }
+    record.finished = db
       .transaction(async (tx) => {
-        transactions.set(handle, { tx, decide, finished })
+        transactions.set(handle, Object.assign(record, { tx }) as OpenTransaction)
         begun = true
+        state.finish(id)
         send({ id, ok: true, value: handle })
         if (!(await decided)) throw rollback
       })
       .catch((error: unknown) => {
         if (error === rollback) return
-        if (!begun) send({ id, ok: false, error: errorFields(error) })
+        if (!begun) {
+          state.finish(id)
+          send({ id, ok: false, error: errorFields(error) })
+        }
         throw error
       })
-    return finished.catch(() => undefined)
+      .finally(() => {
+        if (record.end !== undefined) state.finish(record.end)
+      })
+    return record.finished.catch(() => undefined)
   }
 
   const answer = async (request: ThreadRequest): Promise<unknown> => {
-    const sql = 'tx' in request && request.tx !== undefined ? transactions.get(request.tx)?.tx : db
-    if (!sql) throw new Error('This transaction has already ended.')
     switch (request.op) {
       case 'query':
-        return (await sql.query(request.text, request.params)).rows
       case 'exec':
-        return sql.exec(request.text)
       case 'script':
-        return (await db.script(request.text)).rows
+        return running(request.id, () => statement(request))
       case 'end': {
         const open = transactions.get(request.tx)!
         transactions.delete(request.tx)
+        if (!state.start(request.id)) return never
+        open.end = request.id
         open.decide(request.commit)
         return open.finished
       }
-      case 'listen': {
-        const handle = nextHandle++
-        unlisten.set(handle, await db.listen(request.channel, (payload) => send({ notify: handle, payload })))
-        return handle
-      }
-      case 'unlisten': {
+      case 'listen':
+        unlisten.set(request.listener, await db.listen(request.channel, (payload) => send({ notify: request.listener, payload })))
+        return request.listener
+      case 'unlisten':
         await unlisten.get(request.listener)?.()
         unlisten.delete(request.listener)
         return undefined
-      }
       case 'close':
         await db.close()
         return undefined
@@ -111,17 +137,26 @@ function serve(db: PgliteDatabase): void {
     }
   }
 
+  const statement = async (request: ThreadRequest & { op: 'query' | 'exec' | 'script' }): Promise<unknown> => {
+    const sql = 'tx' in request && request.tx !== undefined ? transactions.get(request.tx)?.tx : db
+    if (!sql) throw new Error('This transaction has already ended.')
+    if (request.op === 'query') return (await sql.query(request.text, request.params)).rows
+    if (request.op === 'exec') return sql.exec(request.text)
+    return (await db.script(request.text)).rows
+  }
+
   const reply = (request: ThreadRequest) =>
     answer(request).then(
       (value) => send({ id: request.id, ok: true, value }),
       (error: unknown) => send({ id: request.id, ok: false, error: errorFields(error) }),
     )
+  /** A transaction's statements and end go in its own line, as it holds PGlite; the others wait for it. */
   function onRequest(request: ThreadRequest): void {
-    if (request.op === 'begin') enqueue(request.urgent, () => begin(request.id))
-    else if (request.op === 'query' || request.op === 'exec' || request.op === 'script') {
-      if ('tx' in request && request.tx !== undefined) void reply(request)
-      else enqueue(request.urgent, () => reply(request))
-    } else void reply(request)
+    const open = 'tx' in request && request.tx !== undefined && request.op !== 'begin' ? transactions.get(request.tx) : undefined
+    if (open) open.line = open.line.then(() => reply(request))
+    else if (request.op === 'begin') enqueue(request.urgent, () => begin(request.id, request.tx))
+    else if (request.op === 'query' || request.op === 'exec' || request.op === 'script') enqueue(request.urgent, () => reply(request))
+    else void reply(request)
   }
   port.on('message', onRequest)
 }

@@ -6,19 +6,19 @@ import { migrationFiles, openPglite, paths, prepareDatabase, type PgliteDatabase
 export const cacheDir = path.resolve(path.dirname(paths.seed), '..', 'node_modules', '.cache', 'recertif')
 
 /**
- * An in-memory PGlite with bootstrap, migrations and seed applied, loaded from a cached dump when one matches
+ * An in-memory PGlite (or one in `dataDir`, empty) with bootstrap, migrations and seed applied, loaded from a cached dump when one matches
  * (about a second instead of six). The key covers every SQL file and today's date, because the seed places
  * its campaigns and last-use dates relative to now.
  */
-export async function openSeededPglite(): Promise<PgliteDatabase> {
+export async function openSeededPglite(dataDir?: string): Promise<PgliteDatabase> {
   const file = path.join(cacheDir, `seeded-${await cacheKey()}.tar`)
   const cached = await readFile(file).catch(() => null)
   if (cached) {
-    const db = await openPglite({ loadDataDir: new Blob([cached]) })
+    const db = await openPglite({ dataDir, loadDataDir: new Blob([cached]) })
     await prepareDatabase(db)
     return db
   }
-  const db = await openPglite()
+  const db = await openPglite({ dataDir })
   await prepareDatabase(db)
   await mkdir(cacheDir, { recursive: true })
   // Written aside then renamed, so that a concurrent start never reads half a dump.

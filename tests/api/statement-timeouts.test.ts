@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Database } from '../../supabase/local/database'
+import { openPgliteThread } from '../../supabase/local/pglite-thread'
 import { startLocalServer, type LocalServer } from '../../supabase/local/server'
 import { freshDatabase } from '../support/database'
 import { DEMO_PASSWORD } from './support/server'
 
 // A runaway statement holds nothing but itself: on PostgreSQL each API statement runs under its role's timeout as
-// hosted (authenticated 8 s, or a called function's own setting) and answers PostgREST's 57014 (500); on PGlite,
-// which cannot interrupt a statement, the catastrophic pattern is refused before it runs. Either way
-// /auth/v1/health, asked again and again meanwhile, answers at once.
+// hosted (authenticated 8 s, or a called function's own setting) and answers PostgREST's 57014 (500); on PGlite's
+// thread, the server's own, a statement past that timeout ends the thread, answers the same, and the statements
+// waiting behind it run on a new thread at once. On PGlite the catastrophic pattern is refused before it runs. Either
+// way /auth/v1/health, asked again and again meanwhile, answers at once.
 
 const CATASTROPHIC = String.raw`^(.*)(.*)(.*)(.*)(.*)\5\4\3\2\1$`
 const THOMAS = '00000000-0000-4000-b000-000000000002'
@@ -27,13 +29,17 @@ beforeAll(async () => {
                  create function public.sleep_probe(seconds float8) returns void language sql as $$ select pg_sleep(seconds) $$;
                  grant execute on function public.sleep_probe(float8) to anon, service_role`)
   server = await startLocalServer({ db, port: 0 })
-  const response = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+  adminToken = await adminAccessToken(server)
+}, 60_000)
+
+async function adminAccessToken(on: LocalServer): Promise<string> {
+  const response = await fetch(`${on.url}/auth/v1/token?grant_type=password`, {
     method: 'POST',
-    headers: { apikey: server.config.anonKey, 'Content-Type': 'application/json' },
+    headers: { apikey: on.config.anonKey, 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: 'admin@example.com', password: DEMO_PASSWORD }),
   })
-  adminToken = ((await response.json()) as { access_token: string }).access_token
-}, 60_000)
+  return ((await response.json()) as { access_token: string }).access_token
+}
 
 afterAll(async () => {
   await server.close()
@@ -41,13 +47,13 @@ afterAll(async () => {
 })
 
 /** Runs `request` while /auth/v1/health is asked in a loop; returns its answer, its time and the slowest health answer. */
-async function whileProbingHealth(request: () => Promise<Response>) {
+async function whileProbingHealth(request: () => Promise<Response>, on = server) {
   let running = true
   const latencies: number[] = []
   const probe = (async () => {
     while (running) {
       const started = performance.now()
-      await (await fetch(`${server.url}/auth/v1/health`)).arrayBuffer()
+      await (await fetch(`${on.url}/auth/v1/health`)).arrayBuffer()
       latencies.push(performance.now() - started)
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
@@ -61,10 +67,10 @@ async function whileProbingHealth(request: () => Promise<Response>) {
   return { status: response.status, body, elapsed, slowestHealth: Math.max(...latencies), probes: latencies.length }
 }
 
-const asAdmin = (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/rest/v1/${path}`, {
+const asAdmin = (path: string, init: RequestInit = {}, on = server, token = adminToken) =>
+  fetch(`${on.url}/rest/v1/${path}`, {
     ...init,
-    headers: { apikey: server.config.anonKey, Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', ...init.headers },
+    headers: { apikey: on.config.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...init.headers },
   })
 
 describe('a runaway statement', () => {
@@ -129,4 +135,76 @@ describe('a runaway statement', () => {
     const quick = await asAdmin('rpc/timeout_probe', { method: 'POST', body: JSON.stringify({ seconds: 0.1 }) })
     expect(quick.status).toBe(204)
   }, 30_000)
+})
+
+describe.runIf(inject('databaseTemplate').kind === 'pglite')("a runaway statement on PGlite's thread", () => {
+  let threadDb: Database
+  let threadServer: LocalServer
+  let token: string
+
+  beforeAll(async () => {
+    threadDb = (await openPgliteThread({ kind: 'seeded' })).db
+    await threadDb.exec(`create function public.spin_probe(seconds float8) returns void language plpgsql
+                           set statement_timeout = '1s' as $$
+                         declare stop timestamptz := clock_timestamp() + make_interval(secs => seconds);
+                         begin while clock_timestamp() < stop loop end loop; end $$;
+                         grant execute on function public.spin_probe(float8) to authenticated;
+                         create function public.sleep_probe(seconds float8) returns void language sql as $$ select pg_sleep(seconds) $$;
+                         grant execute on function public.sleep_probe(float8) to anon, service_role`)
+    threadServer = await startLocalServer({ db: threadDb, port: 0 })
+    token = await adminAccessToken(threadServer)
+  }, 60_000)
+
+  afterAll(async () => {
+    await threadServer?.close()
+    await threadDb?.close()
+  })
+
+  it('refuses the catastrophic pattern before it runs, holding nothing', async () => {
+    const outcome = await whileProbingHealth(
+      () => asAdmin(`users?select=id&department=match.${encodeURIComponent(CATASTROPHIC)}`, {}, threadServer, token),
+      threadServer,
+    )
+    expect(outcome.status).toBe(400)
+    expect(outcome.body).toMatchObject({ code: '2201B' })
+    expect(outcome.slowestHealth).toBeLessThan(1500)
+  })
+
+  it('cuts a statement at its timeout with 57014, and answers the requests waiting behind it soon after', async () => {
+    let other: Promise<{ status: number; elapsed: number }> | undefined
+    const outcome = await whileProbingHealth(() => {
+      const started = performance.now()
+      const runaway = asAdmin('rpc/spin_probe', { method: 'POST', body: JSON.stringify({ seconds: 120 }) }, threadServer, token)
+      // Another user's read, sent while the runaway runs: it waits for PGlite, which the runaway holds.
+      other = new Promise((resolve) => setTimeout(resolve, 300)).then(async () => {
+        const response = await asAdmin('campaigns?select=id&limit=1', {}, threadServer, token)
+        await response.arrayBuffer()
+        return { status: response.status, elapsed: performance.now() - started }
+      })
+      return runaway
+    }, threadServer)
+    expect(outcome.status).toBe(500)
+    expect(outcome.body).toEqual({ code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' })
+    expect(outcome.elapsed).toBeGreaterThan(900)
+    // Its timeout (1 s) and a new thread on the same data: seconds on a loaded machine, never the runaway's 120 s.
+    const answered = await other!
+    expect(answered.status).toBe(200)
+    expect(answered.elapsed).toBeLessThan(1000 + 15_000)
+    expect(outcome.slowestHealth).toBeLessThan(1500)
+  }, 60_000)
+
+  it("cuts the anonymous role at 3 s and lets the service role's 8 s run past it", async () => {
+    const call = (key: string) =>
+      fetch(`${threadServer.url}/rest/v1/rpc/sleep_probe`, {
+        method: 'POST',
+        headers: { apikey: key, Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ seconds: 3.5 }),
+      })
+    const started = performance.now()
+    const anon = await call(threadServer.config.anonKey)
+    expect(anon.status).toBe(500)
+    expect(await anon.json()).toMatchObject({ code: '57014' })
+    expect(performance.now() - started).toBeGreaterThan(2900)
+    expect((await call(threadServer.config.serviceRoleKey)).status).toBe(204)
+  }, 60_000)
 })

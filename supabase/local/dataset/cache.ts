@@ -20,13 +20,13 @@ export interface LargeDatasetPglite {
 }
 
 /**
- * An in-memory PGlite holding the large organisation (bootstrap, migrations, no demo seed, then the generated data).
+ * An in-memory PGlite (or one in `options.dataDir`, empty) holding the large organisation (bootstrap, migrations, no demo seed, then the generated data).
  * The first call for a seed, scale and day generates it (a few minutes at full scale) and keeps a dump in
  * node_modules/.cache/recertif, keyed on the SQL files, the generator's sources, the seed, the scale and the day; the
  * next ones load that dump in seconds.
  */
 export async function openLargeDatasetPglite(
-  options: DatasetOptions & { log?: (message: string) => void } = {},
+  options: DatasetOptions & { log?: (message: string) => void; dataDir?: string } = {},
 ): Promise<LargeDatasetPglite> {
   const started = performance.now()
   const resolved = resolveDatasetOptions(options)
@@ -39,12 +39,12 @@ export async function openLargeDatasetPglite(
 
   const cached = await readFile(file).catch(() => null)
   if (cached) {
-    const db = await openPglite({ loadDataDir: new Blob([cached]) })
+    const db = await openPglite({ dataDir: options.dataDir, loadDataDir: new Blob([cached]) })
     await prepareDatabase(db, { seed: false })
     return { db, report: null, file, seconds: elapsed() }
   }
 
-  const db = await openPglite()
+  const db = await openPglite({ dataDir: options.dataDir })
   await prepareDatabase(db, { seed: false })
   log(`Generating the large dataset (seed ${resolved.seed}, scale ${resolved.scale}, as of ${resolved.asOf})…`)
   const report = await loadLargeDataset(db, resolved, log)

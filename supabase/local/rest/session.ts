@@ -82,6 +82,9 @@ interface CallerOptions {
   statementTimeout?: string
 }
 
+/** The statement timeout of the caller's transaction, for a database that applies it itself (PGlite's thread). */
+const statementOptions = (caller: Caller, options: CallerOptions) => ({ statementTimeout: options.statementTimeout ?? roleStatementTimeout(caller.role) })
+
 /** What PostgREST sets before every request, as [setting, value] pairs for set_config(…, true). */
 function requestSettings(req: IncomingMessage, path: string, caller: Caller, options: CallerOptions): Array<[string, string]> {
   const settings: Array<[string, string]> = [
@@ -93,7 +96,7 @@ function requestSettings(req: IncomingMessage, path: string, caller: Caller, opt
     ['request.path', path],
     ['request.headers', JSON.stringify(headersForPostgres(req))],
     ['request.cookies', JSON.stringify(cookies(req))],
-    ['statement_timeout', options.statementTimeout ?? roleStatementTimeout(caller.role)],
+    ['statement_timeout', statementOptions(caller, options).statementTimeout],
   ]
   if (options.timezone) settings.push(['timezone', options.timezone])
   return settings
@@ -117,7 +120,7 @@ export async function asCaller<T>(
       if (options.readOnly) await tx.exec('set transaction read only')
       await tx.query(`select ${settings.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, settings.flat())
       return fn(tx)
-    })
+    }, statementOptions(caller, options))
   } catch (error) {
     if (error instanceof Rollback) return error.response as T
     throw error
@@ -143,5 +146,5 @@ export async function writeAsCaller<T>(
   const literals = requestSettings(req, path, caller, options).map(([name, value]) => [quoteLiteral(name), quoteLiteral(value)])
   if (literals.some(([name, value]) => name === undefined || value === undefined)) return undefined
   const settings = literals.map(([name, value]) => `set_config(${name}, ${value}, true)`).join(', ')
-  return (await db.script<T>(`select ${settings};\n${statement}`)).rows
+  return (await db.script<T>(`select ${settings};\n${statement}`, statementOptions(caller, options))).rows
 }

@@ -28,11 +28,11 @@ function tooCostly(pattern: string): boolean {
 }
 
 /**
- * PGlite runs in the server's own thread and has no timer to interrupt a statement (statement_timeout is ignored),
- * so a pattern that takes minutes would hold every request as long. Without back-references, lookaround constraints
- * and large bounds, PostgreSQL matches a regular expression in about linear time in its text, so on PGlite the others
- * are refused up front with PostgreSQL's invalid_regular_expression (400); on PostgreSQL the statement timeout bounds
- * them as hosted.
+ * PGlite has no timer to interrupt a statement (statement_timeout is ignored): the server's PGlite thread ends and
+ * reopens the database to cut one past its timeout, holding every request meanwhile, and PGlite in process cannot cut
+ * it at all. Without back-references, lookaround constraints and large bounds, PostgreSQL matches a regular expression
+ * in about linear time in its text, so on PGlite the others are refused up front with PostgreSQL's
+ * invalid_regular_expression (400); on PostgreSQL the statement timeout bounds them as hosted.
  */
 export function refuseUnboundedPatterns(params: QueryParams): void {
   for (const { filter } of params.filters) checkOperation(filter.operation)
@@ -51,7 +51,7 @@ function checkOperation(operation: Operation): void {
       400,
       '2201B',
       `invalid regular expression: back-references, lookaround constraints, bounds over ${MAX_BOUND} and patterns over ${MAX_PATTERN_LENGTH} characters are refused by the local backend on PGlite`,
-      'PGlite cannot interrupt a statement, so it cannot apply the statement timeout that bounds such a pattern on PostgreSQL.',
+      'PGlite cannot interrupt a statement: its statement timeout restarts the database, which every request would wait for.',
       'Run the local backend on PostgreSQL (DATABASE_URL) to use them under the statement timeout.',
     )
   }
